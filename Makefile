@@ -1,0 +1,61 @@
+# Two commands do all the set-up:  make book  |  make test
+# Both create .venv (Python 3.11+) if needed and install the exact pins of requirements.txt
+# plus svmtext itself (editable).
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.svmtext-installed
+MATHJAX_VERSION := 3.2.2
+MATHJAX := _vendor/mathjax/tex-mml-chtml.js
+JOBS ?= 2
+
+# Use the canonical data copies beside the repository when present;
+# otherwise svmtext downloads what it needs into a per-user cache.
+ifneq ($(wildcard ../shared/data/README.md),)
+export SVMTEXT_DATA ?= $(abspath ../shared/data)
+endif
+export MPLBACKEND := Agg
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: help venv book test test-unit test-chapters experiments-smoke clean
+
+help:
+	@echo "make book   build the HTML book into _build/html (executes every chapter)"
+	@echo "make test   unit tests + every chapter executed through nbval"
+	@echo "make clean  remove _build and the vendored MathJax"
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	@touch $@
+
+venv: $(STAMP)
+
+# MathJax 3 served from the built site, so math renders without internet.
+# Falls back to a loader that fetches MathJax from a CDN when npm cannot install it.
+$(MATHJAX): tools/vendor_mathjax.sh
+	bash tools/vendor_mathjax.sh $(MATHJAX_VERSION) _vendor/mathjax
+
+book: $(STAMP) $(MATHJAX)
+	rm -rf _build/.doctrees _build/html _build/jupyter_execute
+	$(VENV)/bin/jupyter-book build -W -n --keep-going .
+
+test: $(STAMP)
+	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax --nbval-current-env \
+	    --nbval-cell-timeout=300 --require-all-chapters -q tests book
+
+test-unit: $(STAMP)
+	$(PY) -m pytest -n $(JOBS) -q tests
+
+test-chapters: $(STAMP)
+	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax --nbval-current-env \
+	    --nbval-cell-timeout=300 --require-all-chapters -q book
+
+experiments-smoke: $(STAMP)
+	$(PY) -m svmtext.experiments --smoke
+
+clean:
+	rm -rf _build _vendor

@@ -1,0 +1,116 @@
+"""pytest set-up shared by the unit tests and the chapter notebooks.
+
+Chapters are MyST-markdown notebooks (jupytext). nbval collects only ``.ipynb``,
+so a chapter ``book/*.md`` with a jupytext header is read with ``jupytext.read``
+and handed to nbval's own collector. ``--require-all-chapters`` makes the run fail
+when a chapter listed in ``_toc.yml`` was not executed (no cell of it passed).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def toc_chapters(root: Path = ROOT) -> list[Path]:
+    """Every file listed in ``_toc.yml`` (root and chapters), as existing paths."""
+    import yaml
+
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    files = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key in ("root", "file"):
+                if key in node:
+                    files.append(node[key])
+            for value in node.values():
+                if isinstance(value, (list, dict)):
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(toc)
+    paths = []
+    for f in files:
+        for suffix in ("", ".md", ".ipynb"):
+            p = root / (f + suffix)
+            if p.is_file():
+                paths.append(p.resolve())
+                break
+        else:
+            paths.append((root / f).resolve())
+    return paths
+
+
+def is_text_notebook(path: Path) -> bool:
+    """A markdown file with a jupytext header is an executable chapter."""
+    if path.suffix != ".md":
+        return False
+    head = path.read_text(encoding="utf-8")[:400]
+    return head.startswith("---") and "jupytext:" in head
+
+
+def pytest_addoption(parser):
+    parser.addoption("--require-all-chapters", action="store_true",
+                     help="fail unless every chapter in _toc.yml was executed")
+
+
+def pytest_collect_file(file_path, parent):
+    opt = parent.config.option
+    if not (getattr(opt, "nbval", False) or getattr(opt, "nbval_lax", False)):
+        return None
+    if is_text_notebook(Path(file_path)):
+        return MystNotebook.from_parent(parent, path=file_path)
+    return None
+
+
+try:
+    from nbval.plugin import IPyNbFile
+except ImportError:  # pragma: no cover - nbval is pinned in requirements.txt
+    IPyNbFile = None
+
+if IPyNbFile is not None:
+    class MystNotebook(IPyNbFile):
+        """nbval's notebook collector for a jupytext (MyST markdown) chapter."""
+
+        def collect(self):
+            import jupytext
+            import nbval.plugin as plugin
+
+            original = plugin.nbformat.read
+            plugin.nbformat.read = lambda path, as_version=4: jupytext.read(path)
+            try:
+                yield from super().collect()
+            finally:
+                plugin.nbformat.read = original
+
+
+_passed_cells: dict[str, int] = {}
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" and report.passed:
+        path = report.nodeid.split("::")[0]
+        _passed_cells[path] = _passed_cells.get(path, 0) + 1
+
+
+def pytest_sessionfinish(session, exitstatus):
+    config = session.config
+    if not config.getoption("--require-all-chapters") or hasattr(config, "workerinput"):
+        return
+    executed = {(Path(config.rootpath) / p).resolve() for p in _passed_cells}
+    missing = [p for p in toc_chapters(Path(config.rootpath))
+               if p.suffix in (".md", ".ipynb") and p not in executed]
+    if missing:
+        tr = config.pluginmanager.get_plugin("terminalreporter")
+        msg = "chapters in _toc.yml that were not executed: " + ", ".join(
+            str(p.relative_to(config.rootpath)) for p in missing)
+        if tr is not None:
+            tr.write_line(msg, red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

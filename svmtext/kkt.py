@@ -1,0 +1,152 @@
+r"""The Karush--Kuhn--Tucker conditions of the SVM (book: :ref:`sec-kkt`).
+
+For the soft-margin primal
+:math:`\min \tfrac12\lVert w\rVert^2 + C\sum_i \xi_i` s.t.
+:math:`y_i f(x_i) \ge 1 - \xi_i,\ \xi_i \ge 0`, with multipliers :math:`\alpha_i`
+(margin constraints) and :math:`\mu_i = C - \alpha_i` (slacks), the KKT conditions are
+
+* stationarity: :math:`w = \sum_i \alpha_i y_i \phi(x_i)`, :math:`\sum_i \alpha_i y_i = 0`,
+  :math:`C - \alpha_i - \mu_i = 0`;
+* primal feasibility: :math:`y_i f(x_i) \ge 1 - \xi_i`, :math:`\xi_i \ge 0`;
+* dual feasibility: :math:`\alpha_i \ge 0`, :math:`\mu_i = C - \alpha_i \ge 0`;
+* complementary slackness: :math:`\alpha_i (y_i f(x_i) - 1 + \xi_i) = 0`, :math:`(C - \alpha_i)\xi_i = 0`.
+
+Given :math:`(\alpha, b)` the slacks are taken at their best values
+:math:`\xi_i = \max(0, 1 - y_i f(x_i))` (soft margin) or :math:`0` (hard margin).
+Every later chapter checks its solver with :func:`kkt_residuals`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["KKTResiduals", "kkt_residuals", "intercept_from_alpha", "free_and_bounded"]
+
+
+@dataclass
+class KKTResiduals:
+    """Residual of every KKT condition (all zero exactly at an optimum)."""
+
+    stationarity_b: float        # |sum_i alpha_i y_i|
+    stationarity_w: float        # ||w - sum_i alpha_i y_i x_i|| (0 when w is implied by alpha)
+    primal_feasibility: np.ndarray   # max(0, 1 - xi_i - y_i f_i)
+    dual_feasibility: np.ndarray     # max(0, -alpha_i) + max(0, alpha_i - C)
+    slackness_margin: np.ndarray     # |alpha_i (y_i f_i - 1 + xi_i)|
+    slackness_box: np.ndarray        # |(C - alpha_i) xi_i|
+    margins: np.ndarray = field(repr=False)   # y_i f(x_i)
+
+    @property
+    def max_violation(self) -> float:
+        """The largest residual over all conditions and points."""
+        parts = [self.stationarity_b, self.stationarity_w]
+        for a in (self.primal_feasibility, self.dual_feasibility,
+                  self.slackness_margin, self.slackness_box):
+            parts.append(float(np.max(a, initial=0.0)))
+        return float(max(parts))
+
+    def as_dict(self) -> dict:
+        """The maximum residual of each condition, by name."""
+        return {
+            "stationarity_b": self.stationarity_b,
+            "stationarity_w": self.stationarity_w,
+            "primal_feasibility": float(np.max(self.primal_feasibility, initial=0.0)),
+            "dual_feasibility": float(np.max(self.dual_feasibility, initial=0.0)),
+            "complementary_slackness": float(max(np.max(self.slackness_margin, initial=0.0),
+                                                 np.max(self.slackness_box, initial=0.0))),
+        }
+
+
+def _check(alpha, K, y, C):
+    alpha = np.asarray(alpha, dtype=float)
+    K = np.asarray(K, dtype=float)
+    y = np.asarray(y, dtype=float)
+    n = len(y)
+    if alpha.shape != (n,) or K.shape != (n, n):
+        raise ValueError(f"shapes do not match: alpha {alpha.shape}, K {K.shape}, y {y.shape}")
+    if not np.all(np.isin(y, (-1.0, 1.0))):
+        raise ValueError("y must contain only -1 and +1")
+    C = np.inf if C is None else float(C)
+    return alpha, K, y, C
+
+
+def kkt_residuals(alpha, b, K, y, C=None, *, w=None, X=None) -> KKTResiduals:
+    r"""Every KKT residual of :math:`(\alpha, b)` for the SVM with Gram matrix ``K``.
+
+    Parameters
+    ----------
+    alpha : (n,) array
+        Dual variables.
+    b : float
+        Bias, :math:`f(x) = \sum_j \alpha_j y_j K(x_j, x) + b`.
+    K : (n, n) array
+        Gram matrix.
+    y : (n,) array of -1/+1
+    C : float or None
+        Box constant; ``None`` or ``inf`` for the hard margin.
+    w, X : arrays, optional
+        A primal weight vector and the data (linear kernel): then the stationarity
+        residual :math:`\lVert w - \sum_i \alpha_i y_i x_i \rVert` is reported too.
+    """
+    alpha, K, y, C = _check(alpha, K, y, C)
+    f = K @ (alpha * y) + b
+    m = y * f
+    xi = np.zeros_like(m) if np.isinf(C) else np.maximum(0.0, 1.0 - m)
+    st_w = 0.0
+    if w is not None:
+        if X is None:
+            raise ValueError("pass X together with w to check stationarity in w")
+        st_w = float(np.linalg.norm(np.asarray(w) - np.asarray(X).T @ (alpha * y)))
+    box = np.maximum(0.0, alpha - C) if np.isfinite(C) else np.zeros_like(alpha)
+    return KKTResiduals(
+        stationarity_b=float(abs(alpha @ y)),
+        stationarity_w=st_w,
+        primal_feasibility=np.maximum(0.0, 1.0 - xi - m),
+        dual_feasibility=np.maximum(0.0, -alpha) + box,
+        slackness_margin=np.abs(alpha * (m - 1.0 + xi)),
+        slackness_box=np.abs((C - alpha) * xi) if np.isfinite(C) else np.zeros_like(alpha),
+        margins=m,
+    )
+
+
+def free_and_bounded(alpha, C=None, tol=None):
+    r"""Boolean masks of free (:math:`0 < \alpha_i < C`) and bounded (:math:`\alpha_i = C`) SVs.
+
+    ``tol`` defaults to :math:`10^{-8}\max(1, C)` for a finite ``C`` and
+    :math:`10^{-8}\max(1, \max_i \alpha_i)` for the hard margin.
+    """
+    alpha = np.asarray(alpha, dtype=float)
+    C = np.inf if C is None else float(C)
+    if tol is None:
+        tol = 1e-8 * max(1.0, C if np.isfinite(C) else float(np.max(alpha, initial=1.0)))
+    bounded = alpha >= C - tol if np.isfinite(C) else np.zeros(alpha.shape, bool)
+    free = (alpha > tol) & ~bounded
+    return free, bounded
+
+
+def intercept_from_alpha(alpha, K, y, C=None, tol=None):
+    r"""The bias :math:`b` implied by the KKT conditions for a dual solution ``alpha``.
+
+    With gradient :math:`g_i = \sum_j \alpha_j y_j K_{ij}`, every free support vector
+    satisfies :math:`y_i (g_i + b) = 1`, so :math:`b = y_i - g_i`; the mean over the
+    free set is returned. Without free support vectors, the conditions
+    :math:`y_i(g_i + b) \ge 1` (:math:`\alpha_i = 0`) and :math:`\le 1` (:math:`\alpha_i = C`)
+    only bound :math:`b` to an interval :math:`[b_{lo}, b_{hi}]`, and its midpoint is
+    returned (LIBSVM's rule).
+    """
+    alpha, K, y, C = _check(alpha, K, y, C)
+    g = K @ (alpha * y)
+    free, bounded = free_and_bounded(alpha, C, tol)
+    if free.any():
+        return float(np.mean(y[free] - g[free]))
+    r = y - g  # b = r_i makes y_i f_i = 1
+    zero = ~bounded
+    # alpha_i = 0: y_i (g_i + b) >= 1  -> b >= r_i if y_i = +1, b <= r_i if y_i = -1
+    # alpha_i = C: reversed inequalities
+    lower = np.concatenate([r[zero & (y > 0)], r[bounded & (y < 0)]])
+    upper = np.concatenate([r[zero & (y < 0)], r[bounded & (y > 0)]])
+    lo = lower.max() if len(lower) else -np.inf
+    hi = upper.min() if len(upper) else np.inf
+    if np.isfinite(lo) and np.isfinite(hi):
+        return float((lo + hi) / 2)
+    return float(lo if np.isfinite(lo) else hi if np.isfinite(hi) else 0.0)

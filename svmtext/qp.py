@@ -1,0 +1,279 @@
+r"""Reference solvers: the SVM primal and dual as quadratic programs (book: :ref:`sec-qp`).
+
+Dual (any kernel; :math:`C = \infty` is the hard margin), book eq. :eq:`eq-dual-soft`:
+
+.. math::
+
+    \max_{\alpha}\; W(\alpha) = \sum_i \alpha_i - \tfrac12 \sum_{i,j} \alpha_i \alpha_j y_i y_j K_{ij}
+    \quad\text{s.t.}\quad \sum_i \alpha_i y_i = 0,\; 0 \le \alpha_i \le C .
+
+Primal (linear kernel), book eq. :eq:`eq-primal-soft`:
+
+.. math::
+
+    \min_{w, b, \xi}\; \tfrac12 \lVert w \rVert^2 + C \sum_i \xi_i
+    \quad\text{s.t.}\quad y_i (\langle w, x_i\rangle + b) \ge 1 - \xi_i,\; \xi_i \ge 0 .
+
+Both are solved with cvxopt's interior-point QP solver at tight tolerances; the dual
+solution is then *polished*: with the free set :math:`F` and the bounded set
+:math:`B` read off the interior-point answer, the KKT equalities
+:math:`Q_{FF}\alpha_F + y_F b = \mathbf 1 - C Q_{FB}\mathbf 1`,
+:math:`y_F^\top \alpha_F = -C y_B^\top \mathbf 1` are solved exactly, and the polished point
+is kept when it is feasible and has smaller KKT residuals. Every other solver in the
+book is checked against :func:`solve_dual`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cvxopt
+import numpy as np
+from scipy.optimize import linprog
+
+from .base import BaseSVC, check_C
+from .kernels import check_psd, linear_kernel
+from .kkt import free_and_bounded, intercept_from_alpha, kkt_residuals
+
+__all__ = [
+    "DualSolution", "PrimalSolution", "solve_dual", "solve_primal", "dual_objective",
+    "primal_objective", "check_separable", "QPSVC",
+]
+
+_CVXOPT_OPTIONS = {"show_progress": False, "abstol": 1e-12, "reltol": 1e-12,
+                   "feastol": 1e-12, "maxiters": 200}
+
+
+@dataclass
+class DualSolution:
+    """Solution of the dual QP."""
+
+    alpha: np.ndarray
+    b: float
+    objective: float            # W(alpha), the maximised dual objective
+    C: float
+    support: np.ndarray         # indices with alpha_i > 0
+    free: np.ndarray            # indices with 0 < alpha_i < C
+    bounded: np.ndarray         # indices with alpha_i = C
+    kkt_violation: float
+    status: str = ""
+    iterations: int = 0
+    w: np.ndarray | None = None  # sum_i alpha_i y_i x_i when X was given
+
+
+@dataclass
+class PrimalSolution:
+    """Solution of the (linear) primal QP; ``alpha`` are the margin multipliers."""
+
+    w: np.ndarray
+    b: float
+    xi: np.ndarray
+    objective: float            # 1/2 ||w||^2 + C sum xi
+    alpha: np.ndarray
+    status: str = ""
+    margin: float = field(init=False)
+
+    def __post_init__(self):
+        self.margin = 1.0 / float(np.linalg.norm(self.w)) if np.any(self.w) else np.inf
+
+
+def dual_objective(alpha, K, y):
+    r""":math:`W(\alpha) = \mathbf 1^\top\alpha - \tfrac12 \alpha^\top Q \alpha`, :math:`Q_{ij} = y_i y_j K_{ij}`."""
+    v = np.asarray(alpha) * np.asarray(y)
+    return float(np.sum(alpha) - 0.5 * v @ np.asarray(K) @ v)
+
+
+def primal_objective(alpha, b, K, y, C=None):
+    r"""Primal value of :math:`w = \sum_i \alpha_i y_i \phi(x_i)` and ``b``, slacks at their best:
+
+    :math:`P = \tfrac12 \alpha^\top Q \alpha + C \sum_i \max(0, 1 - y_i f(x_i))`
+    (``inf`` for the hard margin when a margin constraint is violated).
+    """
+    alpha, y, K = np.asarray(alpha, float), np.asarray(y, float), np.asarray(K, float)
+    v = alpha * y
+    Kv = K @ v
+    xi = np.maximum(0.0, 1.0 - y * (Kv + b))
+    C = np.inf if C is None else C
+    if np.isinf(C):
+        return float(0.5 * v @ Kv) if np.all(xi <= 1e-9) else np.inf
+    return float(0.5 * v @ Kv + C * xi.sum())
+
+
+def _check_problem(K, y):
+    K = np.asarray(K, dtype=float)
+    y = np.asarray(y, dtype=float).ravel()
+    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] != len(y):
+        raise ValueError(f"K must be n x n with n = len(y) = {len(y)}; got shape {K.shape}")
+    if not np.all(np.isfinite(K)) or not np.all(np.isfinite(y)):
+        raise ValueError("K and y must not contain NaN or infinite values")
+    if not np.all(np.isin(y, (-1.0, 1.0))):
+        raise ValueError("y must contain only the labels -1 and +1")
+    if len(np.unique(y)) < 2:
+        raise ValueError("y contains only one class; an SVM needs both -1 and +1")
+    return K, y
+
+
+def check_separable(K, y):
+    r"""Raise ``ValueError`` unless some :math:`f = K\beta + b` has :math:`y_i f_i \ge 1` for all ``i``.
+
+    This linear programme is feasible exactly when the hard-margin SVM has a solution
+    (the data are separable in the kernel's feature space); otherwise the hard-margin
+    dual is unbounded and no answer is correct.
+    """
+    K, y = _check_problem(K, y)
+    n = len(y)
+    A_ub = -y[:, None] * np.hstack([K, np.ones((n, 1))])
+    res = linprog(np.zeros(n + 1), A_ub=A_ub, b_ub=-np.ones(n),
+                  bounds=[(None, None)] * (n + 1), method="highs")
+    if res.status == 2:
+        raise ValueError(
+            "hard-margin SVM is infeasible: the two classes are not separable in this kernel's "
+            "feature space (no f with y_i f(x_i) >= 1 for all i); use a finite C (soft margin)")
+    return True
+
+
+def _polish(alpha, K, y, C, tau):
+    """Solve the KKT equalities on the free set read off an interior-point answer."""
+    free = (alpha > tau) & (alpha < C - tau)
+    bounded = alpha >= C - tau if np.isfinite(C) else np.zeros_like(free)
+    a = np.where(bounded, C if np.isfinite(C) else 0.0, 0.0)
+    F = np.flatnonzero(free)
+    if len(F) == 0:
+        return a
+    Q = (y[:, None] * y[None, :]) * K
+    rhs = np.ones(len(F)) - Q[np.ix_(F, np.flatnonzero(bounded))] @ a[bounded]
+    M = np.zeros((len(F) + 1, len(F) + 1))
+    M[:-1, :-1] = Q[np.ix_(F, F)]
+    M[:-1, -1] = y[F]
+    M[-1, :-1] = y[F]
+    sol = np.linalg.lstsq(M, np.append(rhs, -y[bounded] @ a[bounded]), rcond=None)[0]
+    a[F] = sol[:-1]
+    return a
+
+
+def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> DualSolution:
+    r"""Solve the SVM dual with cvxopt.
+
+    Parameters
+    ----------
+    K : (n, n) array
+        Gram matrix of a positive semi-definite kernel.
+    y : (n,) array of -1/+1
+    C : float, None or inf
+        Box constant; ``None``/``inf`` is the hard margin (which raises ``ValueError``
+        when the data are not separable, see :func:`check_separable`).
+    X : (n, d) array, optional
+        Data for a linear kernel; then ``w`` is returned too.
+    polish : bool
+        Refine the interior-point answer on its active set (see the module docstring).
+
+    Returns
+    -------
+    DualSolution
+    """
+    K, y = _check_problem(K, y)
+    C = check_C(C)
+    if check_psd_kernel:
+        check_psd(K)
+    if np.isinf(C):
+        check_separable(K, y)
+    n = len(y)
+    Q = (y[:, None] * y[None, :]) * K
+    if np.isinf(C):
+        G, h = -np.eye(n), np.zeros(n)
+    else:
+        G, h = np.vstack([-np.eye(n), np.eye(n)]), np.concatenate([np.zeros(n), np.full(n, C)])
+    m = cvxopt.matrix
+    res = cvxopt.solvers.qp(m(Q), m(-np.ones(n)), m(G), m(h), m(y[None, :]), m(0.0),
+                            options=_CVXOPT_OPTIONS)
+    raw = np.clip(np.array(res["x"]).ravel(), 0.0, C)
+    if res["status"] not in ("optimal", "unknown"):
+        raise ValueError(f"the dual QP failed: cvxopt status {res['status']!r}")
+    scale = C if np.isfinite(C) else max(1.0, float(raw.max()))
+    tau = 1e-7 * scale
+    raw_b = intercept_from_alpha(raw, K, y, C, tol=tau)
+    raw_viol = kkt_residuals(raw, raw_b, K, y, C).max_violation
+    alpha, b, viol = raw, raw_b, raw_viol
+    if polish:
+        cand = _polish(raw, K, y, C, tau)
+        if np.all(cand >= -1e-12) and np.all(cand <= C + 1e-12):
+            cand = np.clip(cand, 0.0, C)
+            cand_b = intercept_from_alpha(cand, K, y, C, tol=tau)
+            cand_viol = kkt_residuals(cand, cand_b, K, y, C).max_violation
+            if cand_viol <= raw_viol:
+                alpha, b, viol = cand, cand_b, cand_viol
+    if np.isinf(C) and viol > 1e-3:
+        raise ValueError("hard-margin SVM did not converge (the data are nearly inseparable); "
+                         "use a finite C")
+    alpha = np.where(alpha > tau, alpha, 0.0)
+    if np.isfinite(C):
+        alpha = np.where(alpha >= C - tau, C, alpha)
+    free, bounded = free_and_bounded(alpha, C, tol=tau)
+    return DualSolution(
+        alpha=alpha, b=b, objective=dual_objective(alpha, K, y), C=C,
+        support=np.flatnonzero(alpha > 0), free=np.flatnonzero(free),
+        bounded=np.flatnonzero(bounded), kkt_violation=viol, status=res["status"],
+        iterations=int(res["iterations"]),
+        w=None if X is None else np.asarray(X, float).T @ (alpha * y),
+    )
+
+
+def solve_primal(X, y, C=None) -> PrimalSolution:
+    r"""Solve the linear SVM primal (hard margin for ``C=None``/``inf``) with cvxopt.
+
+    The margin multipliers returned by the interior-point solver are the dual
+    variables :math:`\alpha_i`.
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D; got shape {X.shape}")
+    _, y = _check_problem(np.zeros((len(y), len(y))), y)
+    if len(X) != len(y):
+        raise ValueError(f"X has {len(X)} rows but y has {len(y)} labels")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinite values")
+    C = check_C(C)
+    n, d = X.shape
+    if np.isinf(C):
+        check_separable(linear_kernel(X), y)
+        nv = d + 1
+        P = np.zeros((nv, nv))
+        P[:d, :d] = np.eye(d)
+        G = -y[:, None] * np.hstack([X, np.ones((n, 1))])
+        h = -np.ones(n)
+    else:
+        nv = d + 1 + n
+        P = np.zeros((nv, nv))
+        P[:d, :d] = np.eye(d)
+        G = np.zeros((2 * n, nv))
+        G[:n, :d] = -y[:, None] * X
+        G[:n, d] = -y
+        G[:n, d + 1:] = -np.eye(n)
+        G[n:, d + 1:] = -np.eye(n)
+        h = np.concatenate([-np.ones(n), np.zeros(n)])
+    q = np.zeros(nv)
+    if np.isfinite(C):
+        q[d + 1:] = C
+    m = cvxopt.matrix
+    res = cvxopt.solvers.qp(m(P), m(q), m(G), m(h), options=_CVXOPT_OPTIONS)
+    if res["status"] not in ("optimal", "unknown"):
+        raise ValueError(f"the primal QP failed: cvxopt status {res['status']!r}")
+    u = np.array(res["x"]).ravel()
+    z = np.array(res["z"]).ravel()
+    w, b = u[:d], float(u[d])
+    xi = np.maximum(u[d + 1:], 0.0) if np.isfinite(C) else np.zeros(n)
+    obj = 0.5 * w @ w + (C * xi.sum() if np.isfinite(C) else 0.0)
+    return PrimalSolution(w=w, b=b, xi=xi, objective=float(obj), alpha=z[:n], status=res["status"])
+
+
+class QPSVC(BaseSVC):
+    """Binary kernel SVM fitted by the reference QP solver :func:`solve_dual`.
+
+    Slow (dense interior point, :math:`O(n^3)`) but exact: the yardstick for every
+    other solver in the book. ``C=float('inf')`` fits the hard margin and raises
+    ``ValueError`` when the data are not separable.
+    """
+
+    def _solve(self, K, y, C):
+        sol = solve_dual(K, y, C)
+        return sol.alpha, sol.b, {"objective": sol.objective, "kkt_violation": sol.kkt_violation,
+                                  "iterations": sol.iterations, "status": sol.status}
