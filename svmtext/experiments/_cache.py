@@ -26,8 +26,15 @@ class StaleCacheError(RuntimeError):
     """The committed cache was produced with another configuration than the script's."""
 
 
+def _to_json(obj):
+    """JSON fallback for numpy scalars and arrays."""
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    return float(obj)
+
+
 def _canonical(obj):
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=_to_json)
 
 
 def config_hash(config: dict) -> str:
@@ -46,7 +53,7 @@ def write_json_atomic(path, obj) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w") as fh:
-            json.dump(obj, fh, indent=1, sort_keys=True, default=float)
+            json.dump(obj, fh, indent=1, sort_keys=True, default=_to_json)
             fh.write("\n")
         os.replace(tmp, path)
     except BaseException:
