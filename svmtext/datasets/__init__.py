@@ -1,0 +1,41 @@
+"""Data sets for the book: loaders for the benchmark data and seeded toy generators.
+
+Real data live under :func:`data_home` (``$SVMTEXT_DATA`` if set, else
+``$XDG_CACHE_HOME/svmtext`` or ``~/.cache/svmtext``) in the layout
+``<dataset>/<file>``.  A missing file is downloaded once from its canonical public
+source and kept only if its sha256 matches (see :func:`fetch`).
+
+Loaders
+-------
+load_mnist, load_mnist_4v9
+    MNIST digits; the fours-versus-nines task.
+load_raetsch, load_raetsch_pool
+    Rätsch/IDA benchmarks (realisations 1-10; pools for thyroid, flare_solar, splice).
+load_ionosphere, load_sonar, load_german_numeric, load_glass, load_vehicle, load_segment
+    UCI benchmark sets.
+load_compas
+    ProPublica's COMPAS recidivism data, with race as the sensitive attribute.
+
+Toy generators (:mod:`svmtext.datasets.toy`)
+------------------------------------------
+make_hypercube_linear, make_hypercube_sinusoidal, make_svdd_cloud,
+make_isolated, make_striated, make_spirals
+"""
+from ._compas import COMPAS_FEATURES, load_compas
+from ._fetch import ChecksumError, DataNotFoundError, data_home, fetch, sha256sum
+from ._mnist import load_mnist, load_mnist_4v9
+from ._raetsch import RAETSCH_POOL_NAMES, RAETSCH_SPLIT_NAMES, load_raetsch, load_raetsch_pool
+from ._uci import (load_german_numeric, load_glass, load_ionosphere, load_segment, load_sonar,
+                   load_vehicle)
+from .toy import (make_hypercube_linear, make_hypercube_sinusoidal, make_isolated, make_spirals,
+                  make_striated, make_svdd_cloud)
+
+__all__ = [
+    "data_home", "fetch", "sha256sum", "DataNotFoundError", "ChecksumError",
+    "load_mnist", "load_mnist_4v9", "load_raetsch", "load_raetsch_pool",
+    "RAETSCH_SPLIT_NAMES", "RAETSCH_POOL_NAMES",
+    "load_ionosphere", "load_sonar", "load_german_numeric", "load_glass", "load_vehicle",
+    "load_segment", "load_compas", "COMPAS_FEATURES",
+    "make_hypercube_linear", "make_hypercube_sinusoidal", "make_svdd_cloud",
+    "make_isolated", "make_striated", "make_spirals",
+]
