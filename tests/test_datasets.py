@@ -1,0 +1,342 @@
+"""Tests for svmtext.datasets: loaders against the data folder, and the download path
+against a local HTTP server (no internet is ever used)."""
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import os
+import shutil
+import socket
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import svmtext.datasets as D
+from svmtext.datasets import _registry
+from svmtext.datasets._registry import Entry
+
+SHARED = os.environ.get("SVMTEXT_DATA")
+needs_data = pytest.mark.skipif(
+    not SHARED or not Path(SHARED).is_dir(),
+    reason="SVMTEXT_DATA is not set to a data folder (layout of the book's shared data)")
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(autouse=True)
+def _no_internet(monkeypatch):
+    """Point every registered URL at a closed local port, so no test can reach the internet."""
+    dead = f"http://127.0.0.1:{_closed_port()}/"
+    for key, entry in list(_registry.REGISTRY.items()):
+        if entry.url is not None:
+            monkeypatch.setitem(_registry.REGISTRY, key, Entry(entry.sha256, dead + key))
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """An empty data home."""
+    d = tmp_path / "data"
+    d.mkdir()
+    monkeypatch.setenv("SVMTEXT_DATA", str(d))
+    return d
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep test output clean
+        pass
+
+
+@pytest.fixture
+def server(tmp_path):
+    """Serve tmp_path/'www' on 127.0.0.1 (ephemeral port); yields (folder, base URL)."""
+    www = tmp_path / "www"
+    www.mkdir()
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(www)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield www, f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(5)
+
+
+def _register(monkeypatch, relpath, sha, url):
+    monkeypatch.setitem(_registry.REGISTRY, relpath, Entry(sha, url))
+
+
+def _listing(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+# ----------------------------------------------------------------------------- data home
+
+def test_data_home_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("SVMTEXT_DATA", str(tmp_path))
+    assert D.data_home() == tmp_path
+
+
+def test_data_home_cache(monkeypatch, tmp_path):
+    monkeypatch.delenv("SVMTEXT_DATA", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert D.data_home() == tmp_path / "svmtext"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert D.data_home() == Path.home() / ".cache" / "svmtext"
+
+
+def test_registry_hashes_well_formed():
+    for key, entry in _registry.REGISTRY.items():
+        assert len(entry.sha256) == 64 and int(entry.sha256, 16) >= 0, key
+        assert "/" in key
+
+
+@needs_data
+def test_registry_matches_shared_files():
+    """Small registered files in the data folder have exactly the registered sha256."""
+    for key, entry in _registry.REGISTRY.items():
+        p = Path(SHARED) / key
+        if p.is_file() and p.stat().st_size < 3_000_000 and not key.startswith("mnist/"):
+            assert D.sha256sum(p) == entry.sha256, key
+
+
+# ----------------------------------------------------------------------------- download path
+
+def test_download_success(home, server, monkeypatch):
+    www, base = server
+    payload = np.random.default_rng(0).bytes(200_000)
+    (www / "small.bin").write_bytes(payload)
+    sha = hashlib.sha256(payload).hexdigest()
+    _register(monkeypatch, "toy/small.bin", sha, base + "small.bin")
+    path = D.fetch("toy/small.bin")
+    assert path == home / "toy" / "small.bin"
+    assert path.read_bytes() == payload and D.sha256sum(path) == sha
+    assert _listing(home) == ["toy/small.bin"]          # no temporary file left
+    # present now: a second call does not download (the server copy is gone)
+    (www / "small.bin").unlink()
+    assert D.fetch("toy/small.bin") == path
+
+
+@needs_data
+def test_download_real_file_then_load(home, server, monkeypatch):
+    www, base = server
+    shutil.copy(Path(SHARED) / "ionosphere" / "ionosphere.data", www / "ionosphere.data")
+    key = "ionosphere/ionosphere.data"
+    monkeypatch.setitem(_registry.REGISTRY, key,
+                        Entry(_registry.REGISTRY[key].sha256, base + "ionosphere.data"))
+    X, y = D.load_ionosphere()
+    assert X.shape == (351, 34)
+    assert D.sha256sum(home / key) == _registry.REGISTRY[key].sha256
+    assert _listing(home) == [key]
+
+
+@needs_data
+def test_raetsch_pool_from_mat_download(home, server, monkeypatch):
+    """Without the .npz, the pool is rebuilt from the verified .mat file."""
+    www, base = server
+    shutil.copy(Path(SHARED) / "raetsch" / "original_mat" / "thyroid.mat", www / "thyroid.mat")
+    key = "raetsch/original_mat/thyroid.mat"
+    monkeypatch.setitem(_registry.REGISTRY, key,
+                        Entry(_registry.REGISTRY[key].sha256, base + "thyroid.mat"))
+    X, y = D.load_raetsch_pool("thyroid")
+    with np.load(Path(SHARED) / "raetsch" / "thyroid.npz") as d:
+        np.testing.assert_array_equal(X, d["X"])
+        np.testing.assert_array_equal(y, d["y"])
+
+
+def test_checksum_mismatch_leaves_nothing(home, server, monkeypatch):
+    www, base = server
+    (www / "bad.bin").write_bytes(b"corrupt" * 1000)
+    expected = hashlib.sha256(b"the right bytes").hexdigest()
+    actual = hashlib.sha256(b"corrupt" * 1000).hexdigest()
+    _register(monkeypatch, "toy/bad.bin", expected, base + "bad.bin")
+    with pytest.raises(D.ChecksumError) as info:
+        D.fetch("toy/bad.bin")
+    msg = str(info.value)
+    assert "toy/bad.bin" in msg and expected in msg and actual in msg
+    assert _listing(home) == []                          # neither the file nor a temp file
+
+
+def test_http_error_is_missing_file(home, server, monkeypatch):
+    _, base = server
+    _register(monkeypatch, "toy/absent.bin", "0" * 64, base + "absent.bin")   # 404
+    with pytest.raises(D.DataNotFoundError):
+        D.fetch("toy/absent.bin")
+    assert _listing(home) == []
+
+
+def test_offline_error_names_file_and_env(home, monkeypatch):
+    _register(monkeypatch, "toy/x.bin", "0" * 64, f"http://127.0.0.1:{_closed_port()}/x.bin")
+    with pytest.raises(FileNotFoundError) as info:
+        D.fetch("toy/x.bin")
+    assert isinstance(info.value, D.DataNotFoundError)
+    assert "toy/x.bin" in str(info.value) and "SVMTEXT_DATA" in str(info.value)
+    assert _listing(home) == []
+
+
+def test_offline_loader(home):
+    with pytest.raises(D.DataNotFoundError, match="sonar.all-data.*SVMTEXT_DATA"):
+        D.load_sonar()
+    with pytest.raises(D.DataNotFoundError, match="SVMTEXT_DATA"):
+        D.load_mnist("test")
+
+
+def test_download_disabled(home, monkeypatch):
+    with pytest.raises(D.DataNotFoundError, match="glass/glass.data"):
+        D.fetch("glass/glass.data", download=False)
+
+
+def test_raetsch_npz_has_no_download(home):
+    with pytest.raises(D.DataNotFoundError, match=r"raetsch/banana\.npz.*SVMTEXT_DATA"):
+        D.load_raetsch("banana")
+    with pytest.raises(D.DataNotFoundError, match=r"raetsch/heart\.npz"):
+        D.load_raetsch_pool("heart")
+
+
+def test_unknown_file():
+    with pytest.raises(KeyError):
+        D.fetch("nope/nothing.txt")
+
+
+# ----------------------------------------------------------------------------- argument checks
+
+def test_raetsch_argument_errors():
+    with pytest.raises(ValueError, match="banana"):
+        D.load_raetsch("diabetis")
+    for name in ("thyroid", "flare_solar", "splice"):
+        with pytest.raises(ValueError, match="load_raetsch_pool"):
+            D.load_raetsch(name)
+    with pytest.raises(ValueError, match="valid names"):
+        D.load_raetsch_pool("twonorm")
+
+
+@needs_data
+def test_raetsch_realisation_range():
+    with pytest.raises(ValueError, match="realisation"):
+        D.load_raetsch("heart", 10)
+    with pytest.raises(ValueError, match="realisation"):
+        D.load_raetsch("heart", -1)
+
+
+def test_mnist_bad_split():
+    with pytest.raises(ValueError, match="split"):
+        D.load_mnist("valid")
+
+
+# ----------------------------------------------------------------------------- loaders vs README
+
+@needs_data
+@pytest.mark.parametrize("split,n,n4,n9", [("train", 60000, 5842, 5949), ("test", 10000, 982, 1009)])
+def test_mnist(split, n, n4, n9):
+    X, y = D.load_mnist(split)
+    assert X.shape == (n, 784) and X.dtype == np.uint8 and y.dtype == np.uint8
+    assert y.shape == (n,) and X.max() == 255
+    assert (y == 4).sum() == n4 and (y == 9).sum() == n9
+    X49, y49 = D.load_mnist_4v9(split)
+    assert X49.shape == (n4 + n9, 784) and X49.dtype == np.float64
+    assert 0.0 <= X49.min() and X49.max() == 1.0
+    assert (y49 == -1).sum() == n4 and (y49 == 1).sum() == n9
+    np.testing.assert_array_equal(X49, X[(y == 4) | (y == 9)] / 255.0)
+    np.testing.assert_array_equal(y49, np.where(y[(y == 4) | (y == 9)] == 9, 1, -1))
+    Xraw, _ = D.load_mnist_4v9(split, scale=False)
+    assert Xraw.dtype == np.uint8
+
+
+RAETSCH = {  # name: (n, d, n_neg, n_pos, n_train, n_test)
+    "banana": (5300, 2, 2924, 2376, 400, 4900),
+    "breast_cancer": (277, 9, 196, 81, 200, 77),
+    "german": (1000, 20, 700, 300, 700, 300),
+    "heart": (270, 13, 150, 120, 170, 100),
+    "image": (2310, 18, 990, 1320, 1300, 1010),
+    "ringnorm": (7400, 20, 3736, 3664, 400, 7000),
+    "titanic": (2201, 3, 1490, 711, 150, 2051),
+    "waveform": (5000, 21, 3353, 1647, 400, 4600),
+    "thyroid": (215, 5, 150, 65, None, None),
+    "flare_solar": (1066, 9, 477, 589, None, None),
+    "splice": (3175, 60, 1648, 1527, None, None),
+}
+
+
+@needs_data
+@pytest.mark.parametrize("name", sorted(RAETSCH))
+def test_raetsch(name):
+    n, d, n_neg, n_pos, n_tr, n_te = RAETSCH[name]
+    X, y = D.load_raetsch_pool(name)
+    assert X.shape == (n, d) and X.dtype == np.float64
+    assert (y == -1).sum() == n_neg and (y == 1).sum() == n_pos
+    if n_tr is None:
+        return
+    for r in (0, 9):
+        Xtr, ytr, Xte, yte = D.load_raetsch(name, r)
+        assert Xtr.shape == (n_tr, d) and Xte.shape == (n_te, d)
+        assert ytr.shape == (n_tr,) and yte.shape == (n_te,)
+        assert set(np.unique(np.r_[ytr, yte])) == {-1, 1}
+
+
+@needs_data
+def test_raetsch_matches_asc_realisation_1():
+    folder = Path(SHARED) / "raetsch" / "asc_r1"
+    if not folder.is_dir():
+        pytest.skip("asc_r1/ not in the data folder")
+    Xtr, ytr, Xte, yte = D.load_raetsch("heart", 0)
+    np.testing.assert_array_equal(Xtr, np.loadtxt(folder / "heart_train_data_1.asc"))
+    np.testing.assert_array_equal(ytr, np.loadtxt(folder / "heart_train_labels_1.asc"))
+    np.testing.assert_array_equal(Xte, np.loadtxt(folder / "heart_test_data_1.asc"))
+    np.testing.assert_array_equal(yte, np.loadtxt(folder / "heart_test_labels_1.asc"))
+
+
+def _counts(y):
+    return dict(zip(*(v.tolist() for v in np.unique(y, return_counts=True))))
+
+
+@needs_data
+@pytest.mark.parametrize("loader,shape,counts", [
+    ("load_ionosphere", (351, 34), {1: 225, -1: 126}),
+    ("load_sonar", (208, 60), {1: 111, -1: 97}),
+    ("load_german_numeric", (1000, 24), {1: 700, -1: 300}),
+    ("load_glass", (214, 9), {1: 70, 2: 76, 3: 17, 5: 13, 6: 9, 7: 29}),
+    ("load_vehicle", (846, 18), {"bus": 218, "saab": 217, "opel": 212, "van": 199}),
+    ("load_segment", (2310, 19), {c: 330 for c in range(1, 8)}),
+])
+def test_uci(loader, shape, counts):
+    X, y = getattr(D, loader)()
+    assert X.shape == shape and X.dtype == np.float64 and y.shape == (shape[0],)
+    assert _counts(y) == counts
+    assert np.isfinite(X).all()
+
+
+@needs_data
+def test_vehicle_parts_equal_concatenation():
+    path = Path(SHARED) / "vehicle" / "vehicle.dat"
+    if not path.is_file():
+        pytest.skip("vehicle.dat not in the data folder")
+    raw = np.loadtxt(path, dtype=str)
+    X, y = D.load_vehicle()
+    np.testing.assert_array_equal(X, raw[:, :18].astype(float))
+    np.testing.assert_array_equal(y, raw[:, 18])
+
+
+@needs_data
+def test_compas():
+    b = D.load_compas()
+    assert b.X.shape == (6172, len(D.COMPAS_FEATURES)) and b.X.dtype == np.float64
+    assert list(b.feature_names) == list(D.COMPAS_FEATURES)
+    assert _counts(b.y) == {0: 3363, 1: 2809}
+    assert b.race.shape == b.sensitive.shape == (6172,)
+    assert set(np.unique(b.sensitive)) == {0, 1}
+    np.testing.assert_array_equal(b.sensitive, b.race == "African-American")
+    assert b.decile_score.min() == 1 and b.decile_score.max() == 10
+    assert set(np.unique(b.score_text)) == {"Low", "Medium", "High"}
+    for col in ("sex_male", "charge_felony"):
+        assert set(np.unique(b.X[:, D.COMPAS_FEATURES.index(col)])) == {0.0, 1.0}
+    full = D.load_compas(filtered=False)
+    assert full.X.shape[0] == 7214 and _counts(full.y) == {0: 3963, 1: 3251}
+    assert _counts(full.race)["African-American"] == 3696
