@@ -1,0 +1,40 @@
+"""The 2-D pictures (book: sec-margin-figures)."""
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from svmtext.plotting import grid_2d, plot_data, plot_svm  # noqa: E402
+from svmtext.qp import QPSVC  # noqa: E402
+
+
+def test_plot_svm_draws_margins_and_rings_support_vectors():
+    rng = np.random.default_rng(0)
+    y = np.where(np.arange(40) % 2 == 0, 1, -1)
+    X = rng.normal(size=(40, 2)) + 0.8 * y[:, None]
+    clf = QPSVC(kernel="linear", C=0.5).fit(X, y)
+    fig, ax = plt.subplots()
+    plot_svm(clf, X, y, ax=ax, title="t", resolution=30)
+    labels = [c.get_label() for c in ax.collections]
+    assert "free SV" in labels and "bounded SV" in labels
+    free = next(c for c in ax.collections if c.get_label() == "free SV")
+    bounded = next(c for c in ax.collections if c.get_label() == "bounded SV")
+    n_bounded = int(np.sum(np.abs(clf.dual_coef_) >= 0.5 * (1 - 1e-6)))
+    assert len(bounded.get_offsets()) == n_bounded
+    assert len(free.get_offsets()) == len(clf.support_) - n_bounded
+    assert ax.get_title() == "t"
+    plt.close(fig)
+
+
+def test_grid_and_data():
+    X = np.array([[0.0, 0.0], [1.0, 2.0]])
+    xx, yy = grid_2d(X, resolution=5, pad=0.0)
+    assert xx.shape == (5, 5) and xx.min() == 0 and yy.max() == 2
+    fig, ax = plt.subplots()
+    plot_data(X, np.array([-1, 1]), ax=ax)
+    assert len(ax.collections) == 2
+    plt.close(fig)
+    with pytest.raises(ValueError, match="2-D"):
+        grid_2d(np.ones((3, 3)))
