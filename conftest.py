@@ -3,7 +3,8 @@
 Chapters are MyST-markdown notebooks (jupytext). nbval collects only ``.ipynb``,
 so a chapter ``book/*.md`` with a jupytext header is read with ``jupytext.read``
 and handed to nbval's own collector. ``--require-all-chapters`` makes the run fail
-when a chapter listed in ``_toc.yml`` was not executed (no cell of it passed).
+when a notebook listed in ``_toc.yml`` was not executed (no cell of it passed); plain
+markdown pages of the toc (no jupytext header) are not notebooks and are not required.
 """
 from __future__ import annotations
 
@@ -56,6 +57,17 @@ def is_text_notebook(path: Path) -> bool:
     return head.startswith("---") and "jupytext:" in head
 
 
+def is_notebook(path: Path) -> bool:
+    """An executable chapter: an ``.ipynb`` or a jupytext markdown notebook.
+
+    Plain markdown pages in the toc (e.g. the references page) have no code to run.
+    """
+    path = Path(path)
+    if not path.is_file():
+        return path.suffix == ".ipynb"
+    return path.suffix == ".ipynb" or is_text_notebook(path)
+
+
 def pytest_addoption(parser):
     parser.addoption("--require-all-chapters", action="store_true",
                      help="fail unless every chapter in _toc.yml was executed")
@@ -106,7 +118,7 @@ def pytest_sessionfinish(session, exitstatus):
         return
     executed = {(Path(config.rootpath) / p).resolve() for p in _passed_cells}
     missing = [p for p in toc_chapters(Path(config.rootpath))
-               if p.suffix in (".md", ".ipynb") and p not in executed]
+               if is_notebook(p) and p not in executed]
     if missing:
         tr = config.pluginmanager.get_plugin("terminalreporter")
         msg = "chapters in _toc.yml that were not executed: " + ", ".join(
