@@ -1,0 +1,278 @@
+r"""EcoSVM: online SVM learning by ecological invasion (book: :ref:`sec-eco-online`).
+
+The algorithm (source, Sec. IV and SI VIII), with the defects of the public
+reference code corrected:
+
+1. *Initial batch*: collect the first ``n_start`` points (more if one class is
+   missing), solve their dual, keep the species with :math:`\alpha_i > 0`.
+2. *Invasion test* for each new point: :math:`g = 1 - y f(x) > 0`
+   (:func:`~svmtext.eco.invasion.invasion_growth`, the full
+   :math:`\sum_j \alpha_j y_j K(x_j, x)` with the abundances).
+3. *Re-equilibration* of :math:`S \cup \{x\}` after an invasion: SMO warm-started
+   at :math:`(\alpha_S, 0)`, a feasible point, on the incrementally maintained
+   Gram matrix :math:`K_{SS}` (:class:`~svmtext.eco.community.Community`); the
+   bias is averaged over *free* support vectors only (midpoint rule without one).
+4. *Forgetting*: a point that cannot invade is discarded, and species whose
+   abundance falls to 0 go extinct (their rows are dropped).
+
+Optional remedy for historical contingency: ``buffer_size = B > 0`` keeps the
+last ``B`` discarded points; whenever the buffer is full it is re-tested
+against the current ecosystem (one kernel block, amortised one kernel row per
+discard), invaders are added and re-equilibrated together, and the buffer is
+emptied.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..base import BaseSVC, check_C, labels_to_pm1
+from ..kernels import get_kernel, kernel_diag, resolve_gamma
+from .community import Community
+from .invasion import invasion_growth
+
+__all__ = ["EcoSVC", "reequilibrate"]
+
+
+def reequilibrate(K, y, C, alpha0, tol=1e-3):
+    r"""Steady state of the community: the dual optimum, warm-started at ``alpha0``.
+
+    Uses the SMO solver :func:`svmtext.smo.smo_solve` (second-order working-set
+    selection, book: :ref:`sec-smo`) on the precomputed Gram matrix ``K``;
+    ``alpha0`` must be feasible (:math:`0\le\alpha\le C`, :math:`\sum\alpha_i
+    y_i = 0`). Returns ``(alpha, b)``.
+    """
+    try:
+        from ..smo import smo_solve
+    except ImportError:  # pragma: no cover - the reference QP as a fallback
+        smo_solve = None
+    if smo_solve is None:
+        from ..qp import solve_dual
+        sol = solve_dual(K, y, C, check_psd_kernel=False)
+        return sol.alpha, sol.b
+    res = smo_solve(K, y, C, alpha0=alpha0, tol=tol)
+    if isinstance(res, tuple):
+        alpha, b = res[0], res[1]
+    else:
+        alpha, b = res.alpha, res.b
+    return np.asarray(alpha, dtype=float), float(b)
+
+
+def _check_binary(y):
+    y_type = type_of_target(y, input_name="y")
+    if y_type not in ("binary", "unknown") and len(np.unique(y)) > 2:
+        raise ValueError("Only binary classification is supported. The type "
+                         f"of the target is {y_type}.")
+
+
+class EcoSVC(BaseSVC):
+    r"""Online binary kernel SVM by ecological invasion (EcoSVM).
+
+    ``fit(X, y)`` streams the rows of ``X`` in order; ``partial_fit`` continues
+    the stream. Only the support vectors are stored.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Carrying capacity :math:`0\le\alpha_i\le C`; ``inf`` is the hard margin.
+    kernel, degree, gamma, coef0
+        As in :class:`~svmtext.base.BaseSVC` (``gamma='scale'`` is resolved on
+        the initial batch).
+    n_start : int, default=10
+        Size of the initial batch.
+    tol : float, default=1e-3
+        Stopping tolerance of the re-equilibration (SMO's KKT gap).
+    invasion_threshold : float, default=0.0
+        A point invades when its growth rate :math:`1 - y f(x)` exceeds this.
+    buffer_size : int, default=0
+        Length of the re-test buffer of recent discards (0: pure EcoSVM).
+    track_discards : bool, default=False
+        Record the stream indices of discarded points in ``discarded_``
+        (for measuring historical contingency).
+    """
+
+    def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0,
+                 n_start=10, tol=1e-3, invasion_threshold=0.0, buffer_size=0,
+                 track_discards=False):
+        super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma,
+                         coef0=coef0)
+        self.n_start = n_start
+        self.tol = tol
+        self.invasion_threshold = invasion_threshold
+        self.buffer_size = buffer_size
+        self.track_discards = track_discards
+
+    # -- validation and state -------------------------------------------
+    def _check_params(self):
+        C = check_C(self.C)
+        for name in ("n_start", "buffer_size"):
+            v = getattr(self, name)
+            if not isinstance(v, numbers.Integral) or v < 0:
+                raise ValueError(f"{name} must be a non-negative integer; got {v!r}")
+        if not (isinstance(self.tol, numbers.Real) and self.tol > 0):
+            raise ValueError(f"tol must be a positive number; got {self.tol!r}")
+        return C
+
+    def _reset(self, X, classes):
+        self.classes_ = np.asarray(classes)
+        self.C_ = self._check_params()
+        self._gamma = (resolve_gamma(self.gamma, X)
+                       if self.kernel in ("rbf", "poly") else None)
+        self._community = Community(self._kernel_function(), self._diag,
+                                    X.shape[1])
+        self._pending_X, self._pending_y = [], []
+        self._buf_X, self._buf_y, self._buf_i = [], [], []
+        self._initialised = False
+        self.b_ = 0.0
+        self.n_seen_ = 0
+        self.n_invasions_ = 0
+        self.n_discarded_ = 0
+        self.n_rescued_ = 0
+        self.discarded_ = []
+
+    def _diag(self, Z):
+        if callable(self.kernel):
+            kern = self._kernel_function()
+            return np.array([kern(z[None, :])[0, 0] for z in Z])
+        return kernel_diag(Z, self.kernel, gamma=self._gamma,
+                           degree=self.degree, coef0=self.coef0)
+
+    # -- the algorithm ----------------------------------------------------
+    def _initial_batch(self):
+        Xp = np.vstack(self._pending_X)
+        yp = np.asarray(self._pending_y)
+        idx = np.arange(self.n_seen_ - len(yp), self.n_seen_)
+        com = self._community
+        com.append(Xp, yp, idx, rows=np.empty((len(yp), 0)))
+        alpha, b = reequilibrate(com.K, com.y, self.C_, np.zeros(len(yp)),
+                                 self.tol)
+        com.set_alpha(alpha)
+        com.keep(alpha > 0)
+        self.b_ = float(b)
+        self._pending_X, self._pending_y = [], []
+        self._initialised = True
+
+    def _equilibrate_with(self, Xnew, ynew, idx, rows):
+        com = self._community
+        com.append(Xnew, ynew, idx, rows=rows)
+        alpha0 = com.alpha.copy()
+        alpha, b = reequilibrate(com.K, com.y, self.C_, alpha0, self.tol)
+        com.set_alpha(alpha)
+        com.keep(alpha > 0)
+        self.b_ = float(b)
+
+    def _retest_buffer(self):
+        com = self._community
+        Xb = np.vstack(self._buf_X)
+        yb = np.asarray(self._buf_y)
+        ib = np.asarray(self._buf_i)
+        rows = com.kernel_rows(Xb)
+        g = invasion_growth(rows, yb, com.alpha, com.y, self.b_)
+        inv = g > self.invasion_threshold
+        if inv.any():
+            self.n_rescued_ += int(inv.sum())
+            self._equilibrate_with(Xb[inv], yb[inv], ib[inv], rows[inv])
+            if self.track_discards:
+                rescued = set(ib[inv].tolist())
+                self.discarded_ = [i for i in self.discarded_
+                                   if i not in rescued]
+        self._buf_X, self._buf_y, self._buf_i = [], [], []
+
+    def _stream(self, X, y):
+        com = self._community
+        for x, yi in zip(X, y):
+            i = self.n_seen_
+            self.n_seen_ += 1
+            if not self._initialised:
+                self._pending_X.append(x[None, :])
+                self._pending_y.append(yi)
+                ys = self._pending_y
+                if len(ys) >= self.n_start and min(ys) < 0 < max(ys):
+                    self._initial_batch()
+                continue
+            row = com.kernel_rows(x)
+            g = invasion_growth(row[0], yi, com.alpha, com.y, self.b_)
+            if g > self.invasion_threshold:
+                self.n_invasions_ += 1
+                self._equilibrate_with(x[None, :], yi, i, row)
+            else:
+                self.n_discarded_ += 1
+                if self.track_discards:
+                    self.discarded_.append(i)
+                if self.buffer_size:
+                    self._buf_X.append(x[None, :])
+                    self._buf_y.append(yi)
+                    self._buf_i.append(i)
+                    if len(self._buf_y) >= self.buffer_size:
+                        self._retest_buffer()
+
+    def _publish(self, X):
+        """Expose the community as scikit-learn's fitted attributes."""
+        com = self._community
+        if not self._initialised and self._pending_y and com.m == 0:
+            # not enough points (or one class) yet: predict the majority
+            self.b_ = float(np.sign(np.mean(self._pending_y)) or 1.0)
+        self.support_ = com.idx.copy()
+        self.support_vectors_ = com.X.copy()
+        self.alpha_ = com.alpha.copy()
+        self.dual_coef_ = (com.alpha * com.y)[None, :].copy()
+        self.intercept_ = np.array([self.b_])
+        self.n_support_ = np.array([np.sum(com.y < 0), np.sum(com.y > 0)],
+                                   dtype=np.int32)
+        free = (com.alpha < self.C_ * (1 - 1e-12)) if np.isfinite(self.C_) \
+            else np.ones(com.m, bool)
+        self.n_free_ = int(free.sum())
+        self.n_bounded_ = int(com.m - free.sum())
+        self.fit_info_ = {"n_seen": self.n_seen_,
+                          "n_invasions": self.n_invasions_,
+                          "n_discarded": self.n_discarded_,
+                          "n_rescued": self.n_rescued_}
+        return self
+
+    # -- scikit-learn API -------------------------------------------------
+    def fit(self, X, y):
+        """Stream the rows of ``X`` (in order) through the EcoSVM."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        _check_binary(y)
+        classes, y_pm = labels_to_pm1(y)
+        self._reset(X, classes)
+        self._stream(X, y_pm)
+        return self._publish(X)
+
+    def partial_fit(self, X, y, classes=None):
+        """Continue the stream with the rows of ``X``.
+
+        ``classes`` (both labels) is required on the first call.
+        """
+        first = not hasattr(self, "_community")
+        X, y = validate_data(self, X, y, dtype=np.float64, reset=first)
+        if first:
+            if classes is None:
+                raise ValueError("classes must be passed on the first call "
+                                 "to partial_fit")
+            classes = np.unique(classes)
+            if len(classes) != 2:
+                raise ValueError("EcoSVC is a binary classifier: classes must "
+                                 f"hold exactly two labels; got {classes}")
+            self._reset(X, classes)
+        elif classes is not None and not np.array_equal(
+                np.unique(classes), self.classes_):
+            raise ValueError("classes differ from the first call's "
+                             f"{self.classes_.tolist()}")
+        if not np.all(np.isin(y, self.classes_)):
+            raise ValueError(f"y has labels outside classes "
+                             f"{self.classes_.tolist()}")
+        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        self._stream(X, y_pm)
+        return self._publish(X)
+
+    def decision_function(self, X):
+        check_is_fitted(self, "support_")
+        return super().decision_function(X)
+
+    def predict(self, X):
+        check_is_fitted(self, "support_")
+        return super().predict(X)

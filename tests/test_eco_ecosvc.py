@@ -1,0 +1,78 @@
+"""EcoSVC: the online EcoSVM as a scikit-learn estimator."""
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from svmtext.datasets import make_hypercube_linear, make_hypercube_sinusoidal
+from svmtext.eco import EcoSVC
+from svmtext.qp import QPSVC
+
+
+@parametrize_with_checks([EcoSVC(), EcoSVC(kernel="linear", C=10.0,
+                                           buffer_size=5)])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("make,kw", [
+    (make_hypercube_linear, {"kernel": "linear", "C": 100.0}),
+    (make_hypercube_sinusoidal, {"kernel": "rbf", "gamma": 10.0, "C": 10.0}),
+])
+def test_close_to_batch_on_toy_data(make, kw):
+    gaps = []
+    for seed in range(5):
+        X, y = make(1200, 2, random_state=seed)
+        eco = EcoSVC(**kw).fit(X[:400], y[:400])
+        batch = QPSVC(**kw).fit(X[:400], y[:400])
+        gaps.append(batch.score(X[400:], y[400:]) - eco.score(X[400:], y[400:]))
+        # only support vectors are kept, and they are all alive
+        assert len(eco.support_vectors_) == len(eco.support_) > 0
+        assert np.all(eco.alpha_ > 0)
+    assert np.mean(gaps) < 0.01
+
+
+def test_partial_fit_equals_fit():
+    X, y = make_hypercube_sinusoidal(300, 2, random_state=0)
+    a = EcoSVC(gamma=10.0, C=10.0).fit(X, y)
+    b = EcoSVC(gamma=10.0, C=10.0)
+    for chunk in np.array_split(np.arange(300), 7):
+        b.partial_fit(X[chunk], y[chunk], classes=[-1, 1])
+    np.testing.assert_array_equal(a.support_, b.support_)
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X))
+
+
+def test_invasion_test_is_margin_violation():
+    X, y = make_hypercube_sinusoidal(400, 2, random_state=1)
+    eco = EcoSVC(gamma=10.0, C=10.0, track_discards=True).fit(X[:300], y[:300])
+    # a point invades iff 1 - y f(x) > 0: new margin violators invade
+    f = eco.decision_function(X[300:])
+    before = eco.n_invasions_
+    eco.partial_fit(X[300:301], y[300:301])
+    assert (eco.n_invasions_ > before) == (1 - y[300] * f[0] > 0)
+
+
+def test_one_class_start_waits_for_both_classes():
+    X, y = make_hypercube_linear(200, 2, random_state=2)
+    order = np.argsort(y, kind="stable")  # all -1 first, then +1
+    eco = EcoSVC(kernel="linear", C=10.0, n_start=5).fit(X[order], y[order])
+    assert set(np.unique(y[eco.support_])) == {-1, 1}
+
+
+def test_buffer_rescues_discards():
+    X, y = make_hypercube_sinusoidal(600, 2, random_state=3)
+    plain = EcoSVC(gamma=10.0, C=10.0).fit(X, y)
+    buf = EcoSVC(gamma=10.0, C=10.0, buffer_size=50).fit(X, y)
+    assert buf.n_rescued_ >= 0
+    assert buf.fit_info_["n_seen"] == plain.fit_info_["n_seen"] == 600
+
+
+def test_bad_input():
+    X, y = make_hypercube_linear(50, 2, random_state=0)
+    with pytest.raises(ValueError, match="C must be"):
+        EcoSVC(C=-1).fit(X, y)
+    with pytest.raises(ValueError, match="n_start"):
+        EcoSVC(n_start=-2).fit(X, y)
+    with pytest.raises(ValueError, match="classes"):
+        EcoSVC().partial_fit(X, y)
+    with pytest.raises(ValueError, match="exactly two"):
+        EcoSVC().fit(X, np.ones(50))
