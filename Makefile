@@ -39,9 +39,11 @@ venv: $(STAMP)
 $(MATHJAX): tools/vendor_mathjax.sh
 	bash tools/vendor_mathjax.sh $(MATHJAX_VERSION) _vendor/mathjax
 
+# The inline backend: with Agg (exported above for the tests) no figure reaches the book.
 book: $(STAMP) $(MATHJAX)
 	rm -rf _build/.doctrees _build/html _build/jupyter_execute
-	$(VENV)/bin/jupyter-book build -W -n --keep-going .
+	MPLBACKEND=module://matplotlib_inline.backend_inline \
+	    $(VENV)/bin/jupyter-book build -W -n --keep-going .
 
 test: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax --nbval-current-env \
