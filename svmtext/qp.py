@@ -133,6 +133,18 @@ def check_separable(K, y):
     return True
 
 
+def _run_qp(hard, *args):
+    """cvxopt's QP; its numerical breakdowns become a ``ValueError`` that says why."""
+    try:
+        return cvxopt.solvers.qp(*args, options=_CVXOPT_OPTIONS)
+    except (ArithmeticError, ValueError) as exc:
+        why = ("the classes are separable only with a vanishing margin (nearly "
+               "inseparable data); use a finite C" if hard else
+               "the problem is numerically degenerate (check the kernel and C)")
+        raise ValueError(f"the SVM quadratic programme could not be solved: {why} "
+                         f"(cvxopt: {exc})") from exc
+
+
 def _polish(alpha, K, y, C, tau):
     """Solve the KKT equalities on the free set read off an interior-point answer."""
     free = (alpha > tau) & (alpha < C - tau)
@@ -185,8 +197,7 @@ def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> D
     else:
         G, h = np.vstack([-np.eye(n), np.eye(n)]), np.concatenate([np.zeros(n), np.full(n, C)])
     m = cvxopt.matrix
-    res = cvxopt.solvers.qp(m(Q), m(-np.ones(n)), m(G), m(h), m(y[None, :]), m(0.0),
-                            options=_CVXOPT_OPTIONS)
+    res = _run_qp(np.isinf(C), m(Q), m(-np.ones(n)), m(G), m(h), m(y[None, :]), m(0.0))
     raw = np.clip(np.array(res["x"]).ravel(), 0.0, C)
     if res["status"] not in ("optimal", "unknown"):
         raise ValueError(f"the dual QP failed: cvxopt status {res['status']!r}")
@@ -256,7 +267,7 @@ def solve_primal(X, y, C=None) -> PrimalSolution:
     if np.isfinite(C):
         q[d + 1:] = C
     m = cvxopt.matrix
-    res = cvxopt.solvers.qp(m(P), m(q), m(G), m(h), options=_CVXOPT_OPTIONS)
+    res = _run_qp(np.isinf(C), m(P), m(q), m(G), m(h))
     if res["status"] not in ("optimal", "unknown"):
         raise ValueError(f"the primal QP failed: cvxopt status {res['status']!r}")
     u = np.array(res["x"]).ravel()

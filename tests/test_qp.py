@@ -156,3 +156,13 @@ def test_weak_duality_and_zero_gap(seed, n, C, kernel):
     assert dual_objective(sol.alpha, K, y) <= P + 1e-9
     assert P - sol.objective <= 1e-6 * max(1.0, abs(P))
     assert sol.kkt_violation < 1e-6
+
+
+def test_nearly_inseparable_hard_margin_raises_clearly():
+    # separable, but only with a margin of ~1e-6: the QP breaks down numerically
+    X = np.array([[0.0, 0.0], [1e-6, 0.0], [1.0, 1.0], [2.0, 2.0]])
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    with pytest.raises(ValueError, match="finite C"):
+        solve_dual(gram(X, kernel="rbf", gamma=1.0), y, None)
+    assert solve_dual(gram(X, kernel="rbf", gamma=1.0), y,
+                      1.0).kkt_violation < 1e-6
