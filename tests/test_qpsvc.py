@@ -30,7 +30,8 @@ def test_same_fit_as_libsvm(kernel):
     # LIBSVM lists the support vectors class by class
     np.testing.assert_array_equal(ours.support_, np.sort(ref.support_))
     v, v_ref = np.zeros(len(y)), np.zeros(len(y))
-    v[ours.support_], v_ref[ref.support_] = ours.dual_coef_[0], ref.dual_coef_[0]
+    v[ours.support_] = ours.dual_coef_[0]
+    v_ref[ref.support_] = ref.dual_coef_[0]
     # LIBSVM keeps the kernel matrix in single precision: agreement ~1e-6
     np.testing.assert_allclose(v, v_ref, atol=1e-5 * 2.0)
     np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-5)
