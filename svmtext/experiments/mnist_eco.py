@@ -1,0 +1,248 @@
+r"""MNIST fours versus nines: batch SVC against the online EcoSVM
+(book: :ref:`sec-eco-mnist`).
+
+``python -m svmtext.experiments.mnist_eco`` (``--smoke`` for the reduced run)
+
+1. Cross-validate :math:`(\gamma, C)` of the batch RBF SVM (scikit-learn's
+   ``SVC``) on a small grid (stratified folds, joblib with ``n_jobs`` workers).
+2. One batch ``SVC`` fit on all training points and one online EcoSVM pass
+   over the same points (MNIST file order is the stream) with the chosen
+   :math:`(\gamma, C)`; wall time and peak resident memory of each (the peak
+   above the resident size before the fit, read from ``/proc/self/status``
+   after resetting the high-water mark).
+3. Test accuracy, support vectors (free and bounded, counted by the same rule
+   :math:`\alpha_i \ge C(1 - 10^{-8})` for both), the curves :math:`A(t)` and
+   :math:`N(t)` at checkpoints of the stream.
+4. Historical contingency: the share of discarded points that violate the
+   final model's margin (:math:`1 - y f(x) > 0`, so they would invade now) or
+   are support vectors of the batch SVM; the same pass with the re-test buffer.
+
+Writes ``results/mnist_eco.json`` (and ``mnist_eco.png``).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.svm import SVC
+from tqdm.auto import tqdm
+
+from ..datasets import load_mnist_4v9
+from ..eco import EcoSVC
+from ..kernels import rbf_kernel
+from ._cache import RESULTS, write_cache
+
+NAME = "mnist_eco"
+
+CONFIG = {
+    "task": "MNIST 4 (-1) vs 9 (+1), pixels / 255, MNIST file order as stream",
+    "n_train": None,            # None: all 11,791 training points
+    "n_test": None,             # None: all 1,991 test points
+    "grid": {"gamma": [0.01, 0.02, 0.04], "C": [1.0, 10.0, 100.0]},
+    "cv_folds": 3,
+    "cv_seed": 0,
+    "n_jobs": 2,
+    "n_start": 10,
+    "smo_tol": 1e-3,
+    "buffer_size": 200,
+    "n_checkpoints": 30,
+    "bounded_rtol": 1e-8,
+}
+
+SMOKE_CONFIG = dict(CONFIG, n_train=500, n_test=200,
+                    grid={"gamma": [0.02], "C": [1.0, 10.0]}, cv_folds=2,
+                    n_jobs=1, buffer_size=20, n_checkpoints=5)
+
+
+# -- measuring --------------------------------------------------------------
+def _status_kb(key):
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def _reset_peak():
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+class _Meter:
+    """Wall time and peak resident memory above the start of a block (MB)."""
+
+    def __enter__(self):
+        self.ok = _reset_peak()
+        self.rss0 = _status_kb("VmRSS")
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self.t0
+        hwm = _status_kb("VmHWM")
+        self.peak_mb = (None if not (self.ok and hwm and self.rss0)
+                        else (hwm - self.rss0) / 1024)
+
+
+def _free_bounded(alpha, C, rtol):
+    bounded = alpha >= C * (1 - rtol)
+    return int(np.sum(~bounded)), int(np.sum(bounded))
+
+
+def _decision(Xte, Xsv, coef, b, gamma):
+    if len(coef) == 0:
+        return np.full(len(Xte), b)
+    return rbf_kernel(Xte, Xsv, gamma=gamma) @ coef + b
+
+
+# -- the experiment -----------------------------------------------------------
+def _cross_validate(X, y, cfg):
+    cv = StratifiedKFold(cfg["cv_folds"], shuffle=True,
+                         random_state=cfg["cv_seed"])
+    search = GridSearchCV(SVC(kernel="rbf"), cfg["grid"], cv=cv,
+                          n_jobs=cfg["n_jobs"], verbose=1)
+    search.fit(X, y)
+    table = [{"gamma": p["gamma"], "C": p["C"], "cv_accuracy": float(m)}
+             for p, m in zip(search.cv_results_["params"],
+                             search.cv_results_["mean_test_score"])]
+    return search.best_params_, table
+
+
+def _online_pass(clf, X, y, checkpoints, desc):
+    """Stream ``X`` through ``clf`` by ``partial_fit``; snapshot at checkpoints."""
+    snaps = []
+    bounds = np.concatenate([[0], checkpoints])
+    with _Meter() as m:
+        for lo, hi in tqdm(list(zip(bounds[:-1], bounds[1:])), desc=desc):
+            clf.partial_fit(X[lo:hi], y[lo:hi], classes=[-1, 1])
+            snaps.append((int(hi), clf.support_.copy(),
+                          clf.dual_coef_[0].copy(), float(clf.intercept_[0])))
+    return m, snaps
+
+
+def _curves(snaps, Xtr, Xte, yte, gamma):
+    t, A, N = [], [], []
+    for hi, sup, coef, b in snaps:
+        f = _decision(Xte, Xtr[sup], coef, b, gamma)
+        t.append(hi)
+        A.append(float(np.mean(np.where(f > 0, 1, -1) == yte)))
+        N.append(int(len(sup)))
+    return {"t": t, "accuracy": A, "n_sv": N}
+
+
+def _contingency(clf, Xtr, ytr, batch_support, gamma):
+    d = np.asarray(clf.discarded_, dtype=int)
+    if len(d) == 0:
+        return {"n_discarded": 0, "frac_would_invade_final": 0.0,
+                "frac_batch_sv": 0.0}
+    f = _decision(Xtr[d], clf.support_vectors_, clf.dual_coef_[0],
+                  clf.intercept_[0], gamma)
+    return {"n_discarded": int(len(d)),
+            "frac_would_invade_final": float(np.mean(1 - ytr[d] * f > 0)),
+            "frac_batch_sv": float(np.mean(np.isin(d, batch_support)))}
+
+
+def run(config=CONFIG, root=None):
+    """Run the experiment with ``config``; write the cache under ``root``."""
+    cfg = config
+    Xtr, ytr = load_mnist_4v9("train")
+    Xte, yte = load_mnist_4v9("test")
+    if cfg["n_train"]:
+        Xtr, ytr = Xtr[:cfg["n_train"]], ytr[:cfg["n_train"]]
+    if cfg["n_test"]:
+        Xte, yte = Xte[:cfg["n_test"]], yte[:cfg["n_test"]]
+    n = len(ytr)
+
+    best, cv_table = _cross_validate(Xtr, ytr, cfg)
+    gamma, C = float(best["gamma"]), float(best["C"])
+
+    # one batch fit
+    with _Meter() as mb:
+        svc = SVC(kernel="rbf", gamma=gamma, C=C).fit(Xtr, ytr)
+    alpha_b = np.abs(svc.dual_coef_[0])
+    fb, bb = _free_bounded(alpha_b, C, cfg["bounded_rtol"])
+    batch = {"accuracy": float(svc.score(Xte, yte)),
+             "n_sv": int(len(svc.support_)), "n_free": fb, "n_bounded": bb,
+             "seconds": mb.seconds, "peak_mb": mb.peak_mb,
+             "train_points_held": n}
+
+    checkpoints = np.unique(np.linspace(0, n, cfg["n_checkpoints"] + 1)
+                            .astype(int)[1:])
+    online = {}
+    for key, buf in (("eco", 0), ("eco_buffer", cfg["buffer_size"])):
+        clf = EcoSVC(C=C, kernel="rbf", gamma=gamma, n_start=cfg["n_start"],
+                     tol=cfg["smo_tol"], buffer_size=buf, track_discards=True)
+        meter, snaps = _online_pass(clf, Xtr, ytr, checkpoints, key)
+        fe, be = _free_bounded(clf.alpha_, C, cfg["bounded_rtol"])
+        online[key] = {
+            "buffer_size": buf,
+            "accuracy": float(clf.score(Xte, yte)),
+            "n_sv": int(len(clf.support_)), "n_free": fe, "n_bounded": be,
+            "seconds": meter.seconds, "peak_mb": meter.peak_mb,
+            "train_points_held": int(len(clf.support_)) + buf,
+            "n_invasions": clf.n_invasions_, "n_rescued": clf.n_rescued_,
+            "curves": _curves(snaps, Xtr, Xte, yte, gamma),
+            "contingency": _contingency(clf, Xtr, ytr, svc.support_, gamma),
+        }
+    eco = online["eco"]
+    perf = {
+        "time_ratio_eco_over_batch": eco["seconds"] / batch["seconds"],
+        "accuracy_gap_pp": 100 * (batch["accuracy"] - eco["accuracy"]),
+        "target_time_met": eco["seconds"] <= batch["seconds"],
+        "target_accuracy_met": batch["accuracy"] - eco["accuracy"] <= 0.005,
+        "holds_only_support_vectors": eco["train_points_held"] == eco["n_sv"],
+    }
+    results = {"n_train": n, "n_test": int(len(yte)), "gamma": gamma, "C": C,
+               "cv": cv_table, "batch": batch, **online, "performance": perf}
+    path = write_cache(NAME, cfg, results, root=root)
+    _figure(results, Path(path).with_suffix(".png"))
+    return results
+
+
+def _figure(res, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(1, 2, figsize=(9, 3.2))
+    for key, style in (("eco", "-"), ("eco_buffer", "--")):
+        c = res[key]["curves"]
+        ax[0].plot(c["t"], c["accuracy"], style, label=key)
+        ax[1].plot(c["t"], c["n_sv"], style, label=key)
+    ax[0].axhline(res["batch"]["accuracy"], color="k", lw=0.8, label="batch")
+    ax[1].axhline(res["batch"]["n_sv"], color="k", lw=0.8, label="batch")
+    ax[0].set(xlabel="points seen t", ylabel="test accuracy A(t)")
+    ax[1].set(xlabel="points seen t", ylabel="support vectors N(t)")
+    ax[0].legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog=f"python -m svmtext.experiments.{NAME}")
+    parser.add_argument("--smoke", action="store_true")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            res = run(SMOKE_CONFIG, root=Path(tmp))
+    else:
+        res = run(CONFIG, root=RESULTS)
+    print({k: res[k] for k in ("gamma", "C", "performance")})
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    main()
