@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .kernels import get_kernel, resolve_gamma
@@ -38,6 +38,10 @@ def check_C(C):
 def labels_to_pm1(y):
     """Map two class labels to -1/+1 (``classes_[1]`` -> +1); ValueError unless exactly two."""
     check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y")
+    if y_type not in ("binary", "unknown") and len(np.unique(y)) > 2:
+        raise ValueError("Only binary classification is supported; the type of the target "
+                         f"is {y_type} with {len(np.unique(y))} classes.")
     classes = np.unique(y)
     if len(classes) != 2:
         raise ValueError(
@@ -120,4 +124,5 @@ class BaseSVC(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Class of ``sign f(x)`` (``classes_[1]`` when :math:`f(x) > 0`)."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        f = self.decision_function(X)
+        return self.classes_[(f > 0).astype(int)]

@@ -29,8 +29,6 @@ from dataclasses import dataclass, field
 import cvxopt
 import numpy as np
 from scipy.optimize import linprog
-from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import check_is_fitted
 
 from .base import BaseSVC, check_C
 from .kernels import check_psd, linear_kernel
@@ -285,20 +283,6 @@ class QPSVC(BaseSVC):
     other solver in the book. ``C=float('inf')`` fits the hard margin and raises
     ``ValueError`` when the data are not separable.
     """
-
-    def fit(self, X, y):
-        """Fit on binary labels; more than two classes raise ``ValueError``."""
-        if y is not None:
-            y_type = type_of_target(y, input_name="y")
-            if y_type in ("multiclass", "multiclass-multioutput", "multilabel-indicator"):
-                raise ValueError("Only binary classification is supported. The type of the "
-                                 f"target is {y_type}.")
-        return super().fit(X, y)
-
-    def predict(self, X):
-        """Class of ``sign f(x)``; raises ``NotFittedError`` before :meth:`fit`."""
-        check_is_fitted(self)
-        return super().predict(X)
 
     def _solve(self, K, y, C):
         sol = solve_dual(K, y, C)

@@ -11,6 +11,6 @@ tmp=/tmp/svmtext-one-$name
 rm -rf "$tmp" && mkdir -p "$tmp/_vendor/mathjax"
 cp _config.yml "$tmp/"
 cp -r book "$tmp/book"
-printf 'format: jb-book\nroot: %s\n' "$ch" > "$tmp/_toc.yml"
+printf 'format: jb-book\nroot: %s\nchapters:\n- file: book/references\n' "$ch" > "$tmp/_toc.yml"
 .venv/bin/jupyter-book build -W -n --keep-going "$tmp"
 echo "built $tmp/_build/html"
