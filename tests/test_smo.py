@@ -1,0 +1,173 @@
+"""Tests of svmtext.smo: SMO against the reference QP and scikit-learn's SVC."""
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from svmtext import datasets
+from svmtext.kernels import rbf_kernel
+from svmtext.qp import dual_objective, solve_dual
+from svmtext.smo import (SMOSVC, ColumnCache, GramColumns, KernelColumns, smo_solve)
+
+RULES = ["wss2", "mvp", "platt"]
+TOL = 1e-5          # SMO and LIBSVM tolerance for the 1e-5 objective comparisons
+
+
+def _problem(name):
+    if name == "toy":
+        X, y = datasets.make_hypercube_sinusoidal(200, random_state=0)
+        return X, y.astype(float), 10.0, 20.0
+    if name == "mnist":
+        X, y = datasets.load_mnist_4v9("train")
+        return X[:500], y[:500].astype(float), 10.0, 0.02
+    Xtr, ytr, _, _ = datasets.load_raetsch(name, 0)
+    return Xtr, ytr.astype(float), 10.0, 1.0 / Xtr.shape[1]
+
+
+PROBLEMS = ["toy", "banana", "heart", "waveform", "mnist"]   # no duplicated rows
+_ref_cache = {}
+
+
+def _reference(name):
+    if name not in _ref_cache:
+        X, y, C, gamma = _problem(name)
+        K = rbf_kernel(X, gamma=gamma)
+        qp = solve_dual(K, y, C)
+        sk = SVC(C=C, gamma=gamma, tol=TOL).fit(X, y)
+        v = sk.dual_coef_[0]
+        sk_W = float(np.abs(v).sum() - 0.5 * v @ K[np.ix_(sk.support_, sk.support_)] @ v)
+        sk_bounded = int(np.sum(np.abs(v) >= C * (1 - 1e-12)))
+        _ref_cache[name] = (X, y, C, gamma, K, qp, sk, sk_W, sk_bounded)
+    return _ref_cache[name]
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("name", PROBLEMS)
+def test_objective_matches_qp_and_libsvm(name, rule):
+    X, y, C, gamma, K, qp, sk, sk_W, sk_bounded = _reference(name)
+    res = smo_solve(K, y, C, tol=TOL, selection=rule)
+    assert res.converged and res.gap < TOL
+    assert res.dual_objective == pytest.approx(qp.objective, rel=1e-5)
+    assert res.dual_objective == pytest.approx(sk_W, rel=1e-5)
+    assert res.dual_objective == pytest.approx(dual_objective(res.alpha, K, y), rel=1e-10)
+    assert res.objective == -res.dual_objective
+    assert len(res.support) == len(qp.support) == len(sk.support_)
+    assert len(res.bounded) == len(qp.bounded) == sk_bounded
+    assert abs(res.alpha @ y) < 1e-9 * C
+    assert res.b == pytest.approx(sk.intercept_[0], abs=1e-3)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_kernel_columns_equal_gram(rule):
+    X, y, C, gamma = _problem("toy")
+    K = rbf_kernel(X, gamma=gamma)
+    a = smo_solve(K, y, C, selection=rule, tol=1e-6)
+    b = smo_solve(KernelColumns(X, gamma=gamma), y, C, selection=rule, tol=1e-6)
+    # the two kernels differ in rounding only, so the paths may differ slightly
+    assert a.dual_objective == pytest.approx(b.dual_objective, rel=1e-9)
+    np.testing.assert_array_equal(a.support, b.support)
+    np.testing.assert_allclose(a.alpha, b.alpha, atol=1e-4)
+
+
+def test_shrinking_and_cache_do_not_change_the_answer():
+    X, y, C, gamma = _problem("banana")
+    prov = KernelColumns(X, gamma=gamma)
+    full = smo_solve(prov, y, C, shrinking=False, tol=1e-6)
+    small = smo_solve(KernelColumns(X, gamma=gamma), y, C, shrinking=True,
+                      cache_mb=0.05, tol=1e-6)
+    assert small.n_shrink > 0
+    assert small.cache_misses > full.cache_misses
+    assert small.dual_objective == pytest.approx(full.dual_objective, rel=1e-7)
+    assert small.gap < 1e-6
+
+
+def test_cache_is_lru_and_bounded():
+    K = rbf_kernel(np.random.default_rng(0).normal(size=(100, 3)))
+    cache = ColumnCache(GramColumns(K), cache_mb=3 * 800 / 2 ** 20)   # three columns
+    for i in [0, 1, 2, 0, 3]:                    # 3 evicts 1, the least recently used
+        np.testing.assert_array_equal(cache.column(i), K[:, i])
+    assert list(cache.columns) == [2, 0, 3]
+    assert cache.nbytes <= cache.capacity
+    assert (cache.hits, cache.misses) == (1, 4)
+
+
+def test_warm_start_from_a_feasible_point():
+    X, y, C, gamma = _problem("toy")
+    K = rbf_kernel(X, gamma=gamma)
+    cold = smo_solve(K, y, C, tol=1e-6)
+    warm = smo_solve(K, y, C, tol=1e-6, alpha0=cold.alpha)
+    assert warm.n_iter <= 2
+    assert warm.dual_objective == pytest.approx(cold.dual_objective, rel=1e-9)
+    # a feasible point that is not optimal: half of the solution
+    half = smo_solve(K, y, C, tol=1e-6, alpha0=cold.alpha / 2)
+    assert half.dual_objective == pytest.approx(cold.dual_objective, rel=1e-7)
+    # only the points of a subset: solve the subset, then add the rest
+    sub = np.arange(100)
+    part = smo_solve(K[np.ix_(sub, sub)], y[sub], C, tol=1e-6)
+    alpha0 = np.zeros(len(y))
+    alpha0[sub] = part.alpha
+    grown = smo_solve(K, y, C, tol=1e-6, alpha0=alpha0)
+    assert grown.dual_objective == pytest.approx(cold.dual_objective, rel=1e-7)
+
+
+def test_infeasible_warm_start_and_bad_input():
+    X, y, C, gamma = _problem("toy")
+    K = rbf_kernel(X, gamma=gamma)
+    with pytest.raises(ValueError, match="y\\^T alpha0"):
+        smo_solve(K, y, C, alpha0=np.where(y > 0, 1.0, 0.0))
+    with pytest.raises(ValueError, match="\\[0, C\\]"):
+        smo_solve(K, y, C, alpha0=np.full(len(y), 2 * C))
+    with pytest.raises(ValueError, match="one class"):
+        smo_solve(K, np.ones(len(y)), C)
+    with pytest.raises(ValueError, match="finite positive C"):
+        smo_solve(K, y, np.inf)
+    with pytest.raises(ValueError, match="selection"):
+        smo_solve(K, y, C, selection="random")
+    Kn = K.copy()
+    Kn[0, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        smo_solve(Kn, y, C)
+    with pytest.raises(ValueError, match="labels"):
+        smo_solve(K, y[:-1], C)
+
+
+def test_max_iter_warns():
+    X, y, C, gamma = _problem("toy")
+    K = rbf_kernel(X, gamma=gamma)
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        res = smo_solve(K, y, C, max_iter=5)
+    assert res.n_iter == 5 and not res.converged and res.gap > 1e-3
+
+
+def test_history_is_monotone():
+    X, y, C, gamma = _problem("toy")
+    K = rbf_kernel(X, gamma=gamma)
+    for rule in RULES:
+        res = smo_solve(K, y, C, selection=rule, history=True, shrinking=False)
+        obj = np.array(res.history["objective"])
+        assert len(obj) == res.n_iter
+        assert np.all(np.diff(obj) <= 1e-12)          # every step decreases f
+        assert res.history["gap"][0] == pytest.approx(2.0)  # alpha = 0: g = y
+
+
+def test_smosvc_matches_svc_predictions():
+    X, y, C, gamma, K, qp, sk, sk_W, _ = _reference("mnist")
+    clf = SMOSVC(C=C, gamma=gamma, tol=TOL).fit(X, np.where(y > 0, 9, 4))
+    assert list(clf.classes_) == [4, 9]
+    Xt, _ = datasets.load_mnist_4v9("test")
+    np.testing.assert_allclose(clf.decision_function(Xt[:300]),
+                               sk.decision_function(Xt[:300]), atol=1e-3)
+    assert clf.fit_info_["dual_objective"] == pytest.approx(sk_W, rel=1e-5)
+    clf32 = SMOSVC(C=C, gamma=gamma, tol=TOL, dtype="float32").fit(X, y)
+    assert clf32.fit_info_["dual_objective"] == pytest.approx(sk_W, rel=1e-5)
+
+
+@parametrize_with_checks([SMOSVC(), SMOSVC(selection="platt", kernel="linear"),
+                          SMOSVC(selection="mvp", shrinking=False)])
+def test_sklearn_compatible(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        check(estimator)
