@@ -7,6 +7,6 @@ configuration (into a temporary folder) and checks every committed cache is curr
 """
 from ._cache import StaleCacheError, config_hash, load_cache, write_cache
 
-EXPERIMENTS: list[str] = ["mnist_eco", "eco_toys"]  # module names, as they are added
+EXPERIMENTS: list[str] = ["mnist_eco", "eco_toys", "smo_benchmark"]  # module names, as they are added
 
 __all__ = ["EXPERIMENTS", "StaleCacheError", "config_hash", "load_cache", "write_cache"]
