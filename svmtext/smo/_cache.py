@@ -8,8 +8,10 @@ scikit-learn's ``cache_size`` is 200 MB) and evicts the least recently used one 
 a new column does not fit.
 
 Columns are stored for the *active* rows only. When shrinking removes rows, every
-cached column is cut down to the new active rows (:meth:`ColumnCache.restrict`);
-when the full problem is restored the cache is emptied.
+cached column is cut down to the new active rows (:meth:`ColumnCache.restrict`).
+When the full problem is restored (:meth:`ColumnCache.reset`), the cached columns
+are kept as *partial* columns and completed on their next use by computing only
+the missing rows, as LIBSVM does.
 """
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ class ColumnCache:
         self.provider = provider
         self.capacity = float(cache_mb) * 2 ** 20
         self.columns: OrderedDict[int, np.ndarray] = OrderedDict()
+        self.partial: OrderedDict[int, np.ndarray] = OrderedDict()
+        self._old_pos = self._new_pos = None
         self.nbytes = 0
         self.hits = 0
         self.misses = 0
@@ -50,26 +54,61 @@ class ColumnCache:
             self.hits += 1
             return col
         self.misses += 1
-        col = self.provider.active_columns([i])[:, 0].copy()
-        while self.columns and (self.nbytes + col.nbytes > self.capacity
-                                and len(self.columns) >= 2):
-            _, old = self.columns.popitem(last=False)
-            self.nbytes -= old.nbytes
+        part = self.partial.pop(i, None)
+        if part is None:
+            col = self.provider.active_columns([i])[:, 0].copy()
+        else:               # complete a column cached before the rows were restored
+            self.nbytes -= part.nbytes
+            col = np.empty(len(self._old_pos) + len(self._new_pos), dtype=part.dtype)
+            col[self._old_pos] = part
+            col[self._new_pos] = self.provider.extra_columns([i])[:, 0]
+        self._evict(col.nbytes)
         self.columns[i] = col
-        self.nbytes += col.nbytes
         return col
+
+    def complete(self, cols, block):
+        """Complete the partial columns among ``cols`` with ``block`` (their missing rows)."""
+        for k, i in enumerate(cols):
+            part = self.partial.pop(int(i), None)
+            if part is None:
+                continue
+            col = np.empty(len(self._old_pos) + len(self._new_pos), dtype=part.dtype)
+            col[self._old_pos] = part
+            col[self._new_pos] = block[:, k]
+            self.nbytes -= part.nbytes
+            self._evict(col.nbytes)
+            self.columns[int(i)] = col
+
+    def _evict(self, new_bytes):
+        """Drop partial columns, then least recently used ones, until ``new_bytes`` fit."""
+        while (self.nbytes + new_bytes > self.capacity
+               and len(self.columns) + len(self.partial) >= 2):
+            store = self.partial if self.partial else self.columns
+            _, old = store.popitem(last=False)
+            self.nbytes -= old.nbytes
+        self.nbytes += new_bytes
 
     def restrict(self, keep, rows):
         """Shrinking: keep positions ``keep`` of every column; the active rows become ``rows``."""
         self.provider.set_active(rows)
+        self.partial.clear()
         self.nbytes = 0
         for i, col in self.columns.items():
             new = col[keep]
             self.columns[i] = new
             self.nbytes += new.nbytes
 
-    def reset(self, rows=None):
-        """Unshrinking: empty the cache; the active rows become ``rows`` (``None``: all)."""
-        self.provider.set_active(rows)
-        self.columns.clear()
-        self.nbytes = 0
+    def reset(self, n, previous):
+        """Unshrinking: all ``n`` rows become active; the rows were ``previous``.
+
+        Cached columns become partial columns, completed on their next use.
+        """
+        self.provider.set_active(None)
+        for col in self.partial.values():
+            self.nbytes -= col.nbytes
+        self.partial = self.columns
+        self.columns = OrderedDict()
+        previous = np.asarray(previous)
+        self._old_pos = previous
+        self._new_pos = np.setdiff1d(np.arange(n), previous, assume_unique=True)
+        self.provider.set_extra(self._new_pos)

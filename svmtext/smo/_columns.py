@@ -68,6 +68,14 @@ class GramColumns:
         self.n_kernel_evals += out.size
         return out
 
+    def set_extra(self, rows):
+        """Rows that :meth:`extra_columns` returns (those a cached column lacks)."""
+        self._extra = np.asarray(rows)
+
+    def extra_columns(self, cols):
+        """``K[extra, cols]``, see :meth:`set_extra`."""
+        return self.block(self._extra, cols)
+
 
 class KernelColumns:
     """Column provider that evaluates a kernel on data ``X``, a block at a time.
@@ -116,7 +124,7 @@ class KernelColumns:
     def _kernel(self, A, sqA, B, sqB):
         if callable(self.kernel):
             return np.asarray(self.kernel(A, B), dtype=self.dtype)
-        P = A @ B.T
+        P = (A @ B[0])[:, None] if len(B) == 1 else A @ B.T   # one column: gemv
         if self.kernel == "linear":
             return P
         if self.kernel == "poly":
@@ -140,6 +148,18 @@ class KernelColumns:
         """``K[rows, cols]`` for index arrays ``rows`` and ``cols``."""
         rows, cols = np.atleast_1d(rows), np.atleast_1d(cols)
         out = self._kernel(self.X[rows], self.sq[rows], self.X[cols], self.sq[cols])
+        self.n_kernel_evals += out.size
+        return out
+
+    def set_extra(self, rows):
+        """Keep ``X[rows]`` for :meth:`extra_columns` (rows a cached column lacks)."""
+        rows = np.asarray(rows)
+        self._Xe, self._sqe = self.X[rows], self.sq[rows]
+
+    def extra_columns(self, cols):
+        """``K[extra, cols]``, see :meth:`set_extra`."""
+        cols = np.atleast_1d(cols)
+        out = self._kernel(self._Xe, self._sqe, self.X[cols], self.sq[cols])
         self.n_kernel_evals += out.size
         return out
 

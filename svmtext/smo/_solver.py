@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
+from threadpoolctl import threadpool_limits
 
 from ._cache import ColumnCache
 from ._columns import as_column_provider
@@ -231,15 +232,15 @@ class _SMO:
         inactive = np.setdiff1d(np.arange(self.n), self.active, assume_unique=True)
         a, y, C = self.alpha_full, self.y_full, self.C
         free = np.flatnonzero((a > 0) & (a < C))
+        self.cache.reset(self.n, self.active)   # cached columns now lack the rows `inactive`
         g = y[inactive] + self.gbar[inactive]
-        if len(free):
-            v = a[free] * y[free]
-            for k in range(0, len(inactive), 2048):
-                rows = inactive[k:k + 2048]
-                g[k:k + 2048] -= self.provider.block(rows, free) @ v
+        for k in range(0, len(free), 256):
+            cols = free[k:k + 256]
+            block = self.provider.extra_columns(cols)      # K[inactive, cols]
+            g -= block @ (a[cols] * y[cols])
+            self.cache.complete(cols, block)
         self.g_full[inactive] = g
         self.active = np.arange(self.n)
-        self.cache.reset(None)
         self._bind_full()
         self.n_unshrink += 1
 
@@ -372,6 +373,8 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         Size of the LRU kernel-column cache in megabytes.
     shrinking : bool, default True
         Set aside bound variables that cannot move (ignored for ``'platt'``).
+        The solver runs with one BLAS thread (kernel columns are matrix-vector
+        products, too small for threads to pay off).
     tau : float
         Replaces a non-positive curvature :math:`a_{ij}`.
     history : bool
@@ -396,8 +399,11 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     if not (isinstance(max_iter, (int, np.integer)) and max_iter >= 0):
         raise ValueError(f"max_iter must be a non-negative integer; got {max_iter!r}")
     evals0 = provider.n_kernel_evals
-    solver = _SMO(provider, y, C, alpha, tol, tau, cache_mb, rule)
-    n_iter, n_select, converged, hist = solver.run(max_iter, shrinking, history)
+    # one BLAS thread: a kernel column is a single matrix-vector product, too small
+    # for threads to pay off (and threads spin badly on a busy machine)
+    with threadpool_limits(limits=1, user_api="blas"):
+        solver = _SMO(provider, y, C, alpha, tol, tau, cache_mb, rule)
+        n_iter, n_select, converged, hist = solver.run(max_iter, shrinking, history)
     if not converged:
         warnings.warn(f"SMO stopped after max_iter={max_iter} selections before the gap fell "
                       f"below tol={tol}", ConvergenceWarning, stacklevel=2)
