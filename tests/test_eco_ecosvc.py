@@ -5,7 +5,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmtext.datasets import make_hypercube_linear, make_hypercube_sinusoidal
 from svmtext.eco import EcoSVC
-from svmtext.qp import QPSVC
+from sklearn.svm import SVC
 
 
 @parametrize_with_checks([EcoSVC(), EcoSVC(kernel="linear", C=10.0,
@@ -23,7 +23,7 @@ def test_close_to_batch_on_toy_data(make, kw):
     for seed in range(5):
         X, y = make(1200, 2, random_state=seed)
         eco = EcoSVC(**kw).fit(X[:400], y[:400])
-        batch = QPSVC(**kw).fit(X[:400], y[:400])
+        batch = SVC(**kw).fit(X[:400], y[:400])
         gaps.append(batch.score(X[400:], y[400:]) - eco.score(X[400:], y[400:]))
         # only support vectors are kept, and they are all alive
         assert len(eco.support_vectors_) == len(eco.support_) > 0
@@ -76,3 +76,10 @@ def test_bad_input():
         EcoSVC().partial_fit(X, y)
     with pytest.raises(ValueError, match="exactly two"):
         EcoSVC().fit(X, np.ones(50))
+
+
+def test_hard_margin_stream():
+    X, y = make_hypercube_linear(100, 2, random_state=0)
+    X[:, 0] -= 0.05 * y                      # a clear gap: separable
+    eco = EcoSVC(kernel="linear", C=float("inf")).fit(X, y)
+    assert eco.score(X, y) == 1.0 and eco.n_bounded_ == 0

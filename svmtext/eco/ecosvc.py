@@ -30,7 +30,9 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import BaseSVC, check_C, labels_to_pm1
-from ..kernels import get_kernel, kernel_diag, resolve_gamma
+from ..kernels import kernel_diag, resolve_gamma
+from ..qp import solve_dual
+from ..smo import smo_solve
 from .community import Community
 from .invasion import invasion_growth
 
@@ -41,24 +43,18 @@ def reequilibrate(K, y, C, alpha0, tol=1e-3):
     r"""Steady state of the community: the dual optimum, warm-started at ``alpha0``.
 
     Uses the SMO solver :func:`svmtext.smo.smo_solve` (second-order working-set
-    selection, book: :ref:`sec-smo`) on the precomputed Gram matrix ``K``;
+    selection, book: :ref:`sec-smo`) on the precomputed Gram matrix ``K``
+    (the reference QP :func:`svmtext.qp.solve_dual` for the hard margin);
     ``alpha0`` must be feasible (:math:`0\le\alpha\le C`, :math:`\sum\alpha_i
     y_i = 0`). Returns ``(alpha, b)``.
     """
-    try:
-        from ..smo import smo_solve
-    except ImportError:  # pragma: no cover - the reference QP as a fallback
-        smo_solve = None
-    if smo_solve is None:
-        from ..qp import solve_dual
+    if not np.isfinite(C):
+        # SMO needs a finite box; the hard margin (small problems) goes to the
+        # reference QP, which also reports inseparable data
         sol = solve_dual(K, y, C, check_psd_kernel=False)
         return sol.alpha, sol.b
     res = smo_solve(K, y, C, alpha0=alpha0, tol=tol)
-    if isinstance(res, tuple):
-        alpha, b = res[0], res[1]
-    else:
-        alpha, b = res.alpha, res.b
-    return np.asarray(alpha, dtype=float), float(b)
+    return np.asarray(res.alpha, dtype=float), float(res.b)
 
 
 def _check_binary(y):
