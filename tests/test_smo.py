@@ -94,6 +94,12 @@ def test_shrinking_and_cache_do_not_change_the_answer():
     assert small.cache_misses > full.cache_misses
     assert small.dual_objective == pytest.approx(full.dual_objective, rel=1e-7)
     assert small.gap < 1e-6
+    # with a cache large enough, shrinking computes (almost) no extra kernel values:
+    # cached columns keep their rows and are completed, not recomputed
+    big = smo_solve(KernelColumns(X, gamma=gamma), y, C, shrinking=True, tol=1e-6)
+    assert big.n_shrink > 0 and big.n_unshrink > 0
+    assert big.n_kernel_evals <= 1.1 * full.n_kernel_evals
+    assert big.dual_objective == pytest.approx(full.dual_objective, rel=1e-7)
 
 
 def test_cache_is_lru_and_bounded():

@@ -2,16 +2,17 @@ r"""The kernel-column cache: least recently used, bounded in megabytes (book: :r
 
 Each SMO step needs two columns :math:`K_{\cdot i}, K_{\cdot j}` of the Gram matrix.
 Storing all :math:`n^2` entries is what decomposition avoids, but the same few
-indices are chosen again and again (the free support vectors), so the solver keeps
-the most recently used columns up to a memory budget (LIBSVM's default is 100 MB,
+indices are chosen again and again (the support vectors), so the solver keeps the
+most recently used columns up to a memory budget (LIBSVM's default is 100 MB,
 scikit-learn's ``cache_size`` is 200 MB) and evicts the least recently used one when
-a new column does not fit.
+a new one does not fit.
 
-Columns are stored for the *active* rows only. When shrinking removes rows, every
-cached column is cut down to the new active rows (:meth:`ColumnCache.restrict`).
-When the full problem is restored (:meth:`ColumnCache.reset`), the cached columns
-are kept as *partial* columns and completed on their next use by computing only
-the missing rows, as LIBSVM does.
+With shrinking (:ref:`sec-smo-shrinking`) the solver works on the *active* rows
+``A``. A column computed while rows are set aside covers the active rows only
+(a *partial* column); a column computed on all rows (a *full* column) is kept whole
+and read at the active rows. When the full problem is restored, the partial columns
+the gradient reconstruction needs are completed, by computing their missing rows only
+(:meth:`ColumnCache.complete_block`), and the other partial columns are dropped.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ __all__ = ["ColumnCache"]
 
 
 class ColumnCache:
-    """LRU cache of kernel columns :math:`K_{A, i}` on the active rows ``A``.
+    """LRU cache of kernel columns, read on the active rows.
 
     Parameters
     ----------
@@ -38,77 +39,87 @@ class ColumnCache:
         if not cache_mb > 0:
             raise ValueError(f"cache_mb must be positive; got {cache_mb!r}")
         self.provider = provider
+        self.n = provider.n
         self.capacity = float(cache_mb) * 2 ** 20
         self.columns: OrderedDict[int, np.ndarray] = OrderedDict()
-        self.partial: OrderedDict[int, np.ndarray] = OrderedDict()
-        self._old_pos = self._new_pos = None
+        self.rows = None            # active rows (global indices); None: all rows
         self.nbytes = 0
         self.hits = 0
         self.misses = 0
 
     def column(self, i):
-        """The column :math:`K_{A, i}` (a cached array: do not modify it)."""
+        """The column :math:`K_{A, i}` on the active rows (do not modify it)."""
         col = self.columns.get(i)
         if col is not None:
             self.columns.move_to_end(i)
             self.hits += 1
+            if self.rows is not None and len(col) == self.n:
+                return col[self.rows]           # a full column, read at the active rows
             return col
         self.misses += 1
-        part = self.partial.pop(i, None)
-        if part is None:
-            col = self.provider.active_columns([i])[:, 0].copy()
-        else:               # complete a column cached before the rows were restored
-            self.nbytes -= part.nbytes
-            col = np.empty(len(self._old_pos) + len(self._new_pos), dtype=part.dtype)
-            col[self._old_pos] = part
-            col[self._new_pos] = self.provider.extra_columns([i])[:, 0]
-        self._evict(col.nbytes)
-        self.columns[i] = col
+        col = self.provider.active_columns([i])[:, 0].copy()
+        self._store(i, col)
         return col
 
-    def complete(self, cols, block):
-        """Complete the partial columns among ``cols`` with ``block`` (their missing rows)."""
-        for k, i in enumerate(cols):
-            part = self.partial.pop(int(i), None)
-            if part is None:
-                continue
-            col = np.empty(len(self._old_pos) + len(self._new_pos), dtype=part.dtype)
-            col[self._old_pos] = part
-            col[self._new_pos] = block[:, k]
-            self.nbytes -= part.nbytes
-            self._evict(col.nbytes)
-            self.columns[int(i)] = col
-
-    def _evict(self, new_bytes):
-        """Drop partial columns, then least recently used ones, until ``new_bytes`` fit."""
-        while (self.nbytes + new_bytes > self.capacity
-               and len(self.columns) + len(self.partial) >= 2):
-            store = self.partial if self.partial else self.columns
-            _, old = store.popitem(last=False)
+    def _store(self, i, col):
+        """Insert ``col``, evicting least recently used columns until it fits."""
+        old = self.columns.pop(i, None)
+        if old is not None:
             self.nbytes -= old.nbytes
-        self.nbytes += new_bytes
+        while self.columns and self.nbytes + col.nbytes > self.capacity \
+                and len(self.columns) >= 2:
+            _, out = self.columns.popitem(last=False)
+            self.nbytes -= out.nbytes
+        self.columns[i] = col
+        self.nbytes += col.nbytes
 
     def restrict(self, keep, rows):
-        """Shrinking: keep positions ``keep`` of every column; the active rows become ``rows``."""
+        """Shrinking: the active rows become ``rows`` (positions ``keep`` of the old ones).
+
+        Partial columns are cut to the new active rows; full columns are kept whole.
+        """
         self.provider.set_active(rows)
-        self.partial.clear()
+        self.rows = np.asarray(rows)
         self.nbytes = 0
         for i, col in self.columns.items():
-            new = col[keep]
-            self.columns[i] = new
-            self.nbytes += new.nbytes
+            if len(col) != self.n:
+                col = self.columns[i] = col[keep]
+            self.nbytes += col.nbytes
 
-    def reset(self, n, previous):
-        """Unshrinking: all ``n`` rows become active; the rows were ``previous``.
+    def complete_block(self, cols, inactive):
+        """``K[inactive, cols]`` for restoring the full problem; completes partial columns.
 
-        Cached columns become partial columns, completed on their next use.
+        Full cached columns are read; partial ones (which cover exactly the active
+        rows) get their rows ``inactive`` computed and are stored as full columns; the
+        rest is computed. Call :meth:`reset` after the last block.
         """
+        cols = np.asarray(cols)
+        out = np.empty((len(inactive), len(cols)), dtype=self.provider.dtype)
+        partial, missing = [], []
+        for k, i in enumerate(cols):
+            col = self.columns.get(int(i))
+            if col is None:
+                missing.append(k)
+            elif len(col) == self.n:
+                out[:, k] = col[inactive]
+            else:
+                partial.append(k)
+        if partial:
+            block = self.provider.block(inactive, cols[partial])
+            out[:, partial] = block
+            for c, k in enumerate(partial):
+                i = int(cols[k])
+                full = np.empty(self.n, dtype=block.dtype)
+                full[self.rows] = self.columns[i]
+                full[inactive] = block[:, c]
+                self._store(i, full)
+        if missing:
+            out[:, missing] = self.provider.block(inactive, cols[missing])
+        return out
+
+    def reset(self):
+        """Unshrinking: all rows become active; partial columns are dropped."""
         self.provider.set_active(None)
-        for col in self.partial.values():
-            self.nbytes -= col.nbytes
-        self.partial = self.columns
-        self.columns = OrderedDict()
-        previous = np.asarray(previous)
-        self._old_pos = previous
-        self._new_pos = np.setdiff1d(np.arange(n), previous, assume_unique=True)
-        self.provider.set_extra(self._new_pos)
+        self.rows = None
+        for i in [i for i, col in self.columns.items() if len(col) != self.n]:
+            self.nbytes -= self.columns.pop(i).nbytes

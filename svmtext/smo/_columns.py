@@ -68,14 +68,6 @@ class GramColumns:
         self.n_kernel_evals += out.size
         return out
 
-    def set_extra(self, rows):
-        """Rows that :meth:`extra_columns` returns (those a cached column lacks)."""
-        self._extra = np.asarray(rows)
-
-    def extra_columns(self, cols):
-        """``K[extra, cols]``, see :meth:`set_extra`."""
-        return self.block(self._extra, cols)
-
 
 class KernelColumns:
     """Column provider that evaluates a kernel on data ``X``, a block at a time.
@@ -148,18 +140,6 @@ class KernelColumns:
         """``K[rows, cols]`` for index arrays ``rows`` and ``cols``."""
         rows, cols = np.atleast_1d(rows), np.atleast_1d(cols)
         out = self._kernel(self.X[rows], self.sq[rows], self.X[cols], self.sq[cols])
-        self.n_kernel_evals += out.size
-        return out
-
-    def set_extra(self, rows):
-        """Keep ``X[rows]`` for :meth:`extra_columns` (rows a cached column lacks)."""
-        rows = np.asarray(rows)
-        self._Xe, self._sqe = self.X[rows], self.sq[rows]
-
-    def extra_columns(self, cols):
-        """``K[extra, cols]``, see :meth:`set_extra`."""
-        cols = np.atleast_1d(cols)
-        out = self._kernel(self._Xe, self._sqe, self.X[cols], self.sq[cols])
         self.n_kernel_evals += out.size
         return out
 

@@ -232,13 +232,11 @@ class _SMO:
         inactive = np.setdiff1d(np.arange(self.n), self.active, assume_unique=True)
         a, y, C = self.alpha_full, self.y_full, self.C
         free = np.flatnonzero((a > 0) & (a < C))
-        self.cache.reset(self.n, self.active)   # cached columns now lack the rows `inactive`
         g = y[inactive] + self.gbar[inactive]
         for k in range(0, len(free), 256):
             cols = free[k:k + 256]
-            block = self.provider.extra_columns(cols)      # K[inactive, cols]
-            g -= block @ (a[cols] * y[cols])
-            self.cache.complete(cols, block)
+            g -= self.cache.complete_block(cols, inactive) @ (a[cols] * y[cols])
+        self.cache.reset()
         self.g_full[inactive] = g
         self.active = np.arange(self.n)
         self._bind_full()
