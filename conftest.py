@@ -17,18 +17,18 @@ ROOT = Path(__file__).resolve().parent
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 
-def toc_chapters(root: Path = ROOT) -> list[Path]:
-    """Every file listed in ``_toc.yml`` (root and chapters), as existing paths."""
+def toc_entries(root: Path = ROOT) -> list[str]:
+    """The ``root`` and every ``file`` of ``_toc.yml``, in order, as written."""
     import yaml
 
     toc = yaml.safe_load((root / "_toc.yml").read_text())
-    files = []
+    entries = []
 
     def walk(node):
         if isinstance(node, dict):
             for key in ("root", "file"):
                 if key in node:
-                    files.append(node[key])
+                    entries.append(node[key])
             for value in node.values():
                 if isinstance(value, (list, dict)):
                     walk(value)
@@ -37,6 +37,12 @@ def toc_chapters(root: Path = ROOT) -> list[Path]:
                 walk(item)
 
     walk(toc)
+    return entries
+
+
+def toc_chapters(root: Path = ROOT) -> list[Path]:
+    """Every file listed in ``_toc.yml`` (root and chapters), as existing paths."""
+    files = toc_entries(root)
     paths = []
     for f in files:
         for suffix in ("", ".md", ".ipynb"):

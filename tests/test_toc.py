@@ -12,30 +12,9 @@ import jupytext
 import pytest
 import yaml
 
-from conftest import ROOT, is_notebook, is_text_notebook, toc_chapters
+from conftest import ROOT, is_notebook, is_text_notebook, toc_chapters, toc_entries
 
 BOOK = ROOT / "book"
-
-
-def toc_entries() -> list[str]:
-    """The ``root`` and every ``file`` of ``_toc.yml``, in order, as written."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    entries = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            for key in ("root", "file"):
-                if key in node:
-                    entries.append(node[key])
-            for value in node.values():
-                if isinstance(value, (list, dict)):
-                    walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(toc)
-    return entries
 
 
 def book_notebooks() -> list[Path]:
