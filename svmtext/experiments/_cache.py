@@ -55,6 +55,7 @@ def write_json_atomic(path, obj) -> Path:
         with os.fdopen(fd, "w") as fh:
             json.dump(obj, fh, indent=1, sort_keys=True, default=_to_json)
             fh.write("\n")
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
