@@ -83,3 +83,20 @@ def test_hard_margin_stream():
     X[:, 0] -= 0.05 * y                      # a clear gap: separable
     eco = EcoSVC(kernel="linear", C=float("inf")).fit(X, y)
     assert eco.score(X, y) == 1.0 and eco.n_bounded_ == 0
+
+
+def test_deferred_reequilibration_ends_at_a_steady_state():
+    X, y = make_hypercube_sinusoidal(400, 2, random_state=5)
+    kw = {"gamma": 10.0, "C": 10.0}
+    pure = EcoSVC(**kw).fit(X, y)
+    lazy = EcoSVC(reequilibrate_every=16, **kw).fit(X, y)
+    assert np.all(lazy.alpha_ > 0)            # extinct species were dropped
+    # the stored community is at the optimum of its own dual (SMO tolerance)
+    from svmtext.kernels import rbf_kernel
+    from svmtext.kkt import kkt_residuals
+    K = rbf_kernel(lazy.support_vectors_, gamma=10.0)
+    yS = np.sign(lazy.dual_coef_[0])
+    assert kkt_residuals(lazy.alpha_, lazy.b_, K, yS, 10.0).max_violation < 1e-2
+    assert abs(lazy.score(X, y) - pure.score(X, y)) < 0.02
+    with pytest.raises(ValueError, match="reequilibrate_every"):
+        EcoSVC(reequilibrate_every=0).fit(X, y)

@@ -15,6 +15,11 @@ reference code corrected:
 4. *Forgetting*: a point that cannot invade is discarded, and species whose
    abundance falls to 0 go extinct (their rows are dropped).
 
+``reequilibrate_every = k > 1`` defers the re-equilibration until ``k``
+invaders have joined (at :math:`\alpha = 0`): one SMO run absorbs several
+disturbances at once, and the points in between are tested against the last
+steady state.
+
 Optional remedy for historical contingency: ``buffer_size = B > 0`` keeps the
 last ``B`` discarded points; whenever the buffer is full it is re-tested
 against the current ecosystem (one kernel block, amortised one kernel row per
@@ -85,6 +90,11 @@ class EcoSVC(BaseSVC):
         A point invades when its growth rate :math:`1 - y f(x)` exceeds this.
     buffer_size : int, default=0
         Length of the re-test buffer of recent discards (0: pure EcoSVM).
+    reequilibrate_every : int, default=1
+        Re-equilibrate after this many invasions (1: after each, the pure
+        EcoSVM). Invaders in between join at :math:`\alpha = 0` and later
+        points are tested against the last steady state; every ``fit`` /
+        ``partial_fit`` call ends at a steady state.
     track_discards : bool, default=False
         Record the stream indices of discarded points in ``discarded_``
         (for measuring historical contingency).
@@ -92,18 +102,23 @@ class EcoSVC(BaseSVC):
 
     def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0,
                  n_start=10, tol=1e-3, invasion_threshold=0.0, buffer_size=0,
-                 track_discards=False):
+                 reequilibrate_every=1, track_discards=False):
         super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma,
                          coef0=coef0)
         self.n_start = n_start
         self.tol = tol
         self.invasion_threshold = invasion_threshold
         self.buffer_size = buffer_size
+        self.reequilibrate_every = reequilibrate_every
         self.track_discards = track_discards
 
     # -- validation and state -------------------------------------------
     def _check_params(self):
         C = check_C(self.C)
+        if not (isinstance(self.reequilibrate_every, numbers.Integral)
+                and self.reequilibrate_every >= 1):
+            raise ValueError("reequilibrate_every must be a positive integer; "
+                             f"got {self.reequilibrate_every!r}")
         for name in ("n_start", "buffer_size"):
             v = getattr(self, name)
             if not isinstance(v, numbers.Integral) or v < 0:
@@ -122,6 +137,7 @@ class EcoSVC(BaseSVC):
         self._pending_X, self._pending_y = [], []
         self._buf_X, self._buf_y, self._buf_i = [], [], []
         self._initialised = False
+        self._n_pending = 0
         self.b_ = 0.0
         self.n_seen_ = 0
         self.n_invasions_ = 0
@@ -151,14 +167,18 @@ class EcoSVC(BaseSVC):
         self._pending_X, self._pending_y = [], []
         self._initialised = True
 
-    def _equilibrate_with(self, Xnew, ynew, idx, rows):
+    def _equilibrate(self):
         com = self._community
-        com.append(Xnew, ynew, idx, rows=rows)
-        alpha0 = com.alpha.copy()
-        alpha, b = reequilibrate(com.K, com.y, self.C_, alpha0, self.tol)
+        alpha, b = reequilibrate(com.K, com.y, self.C_, com.alpha.copy(),
+                                 self.tol)
         com.set_alpha(alpha)
         com.keep(alpha > 0)
         self.b_ = float(b)
+        self._n_pending = 0
+
+    def _equilibrate_with(self, Xnew, ynew, idx, rows):
+        self._community.append(Xnew, ynew, idx, rows=rows)
+        self._equilibrate()
 
     def _retest_buffer(self):
         com = self._community
@@ -193,7 +213,10 @@ class EcoSVC(BaseSVC):
             g = invasion_growth(row[0], yi, com.alpha, com.y, self.b_)
             if g > self.invasion_threshold:
                 self.n_invasions_ += 1
-                self._equilibrate_with(x[None, :], yi, i, row)
+                com.append(x[None, :], yi, i, rows=row)
+                self._n_pending += 1
+                if self._n_pending >= self.reequilibrate_every:
+                    self._equilibrate()
             else:
                 self.n_discarded_ += 1
                 if self.track_discards:
@@ -204,6 +227,8 @@ class EcoSVC(BaseSVC):
                     self._buf_i.append(i)
                     if len(self._buf_y) >= self.buffer_size:
                         self._retest_buffer()
+        if self._n_pending:
+            self._equilibrate()
 
     def _publish(self, X):
         """Expose the community as scikit-learn's fitted attributes."""
