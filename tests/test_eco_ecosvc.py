@@ -37,8 +37,13 @@ def test_partial_fit_equals_fit():
     b = EcoSVC(gamma=10.0, C=10.0)
     for chunk in np.array_split(np.arange(300), 7):
         b.partial_fit(X[chunk], y[chunk], classes=[-1, 1])
+    # the same stream: the same invasions and survivors; the steady states agree
+    # to the re-equilibration tolerance (tol = 1e-3 on the KKT gap; storage
+    # compaction at different times changes BLAS rounding, hence SMO's path)
+    assert a.n_invasions_ == b.n_invasions_
     np.testing.assert_array_equal(a.support_, b.support_)
-    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X))
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X),
+                               atol=5 * a.tol)
 
 
 def test_invasion_test_is_margin_violation():

@@ -2,10 +2,14 @@ r"""The surviving species of an online ecosystem and their Gram matrix
 (book: :ref:`sec-eco-online`).
 
 Only the support set :math:`S` is kept: its points, labels, abundances
-:math:`\alpha_S` and Gram matrix :math:`K_{SS}`. An invader appends one row and
-column (:math:`O(|S|\,d)` kernel evaluations), an extinction deletes rows
-(:math:`O(|S|^2)` copying); storage grows by doubling, so appends are amortised
-:math:`O(|S|)` beyond the kernel row itself.
+:math:`\alpha_S`, Gram matrix :math:`K_{SS}` and the gradient
+:math:`g_t = y_t - \sum_l \alpha_l y_l K_{tl}` that warm-starts the next
+re-equilibration. An invader appends one row and column (:math:`O(|S|\,d)`
+kernel evaluations); storage grows by doubling, so appends are amortised
+:math:`O(|S|)` beyond the kernel row itself. An extinct species is first only
+marked (``live = False``, :math:`\alpha = 0`, it can no longer move); the rows of
+extinct species are deleted together once they are an eighth of the storage
+(one :math:`O(|S|^2)` copy for many extinctions).
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ __all__ = ["Community"]
 
 
 class Community:
-    """Growable store of support points with their Gram matrix.
+    r"""Growable store of support points with their Gram matrix.
 
     Parameters
     ----------
@@ -25,17 +29,26 @@ class Community:
         ``diag(X) -> k(x_i, x_i)``.
     d : int
         Number of features.
+    rbf_gamma : float, optional
+        For the RBF kernel: new kernel rows are then computed from stored squared
+        norms, :math:`K(x, x_j) = \exp(-\gamma(\lVert x\rVert^2 + \lVert x_j\rVert^2
+        - 2\langle x, x_j\rangle))`, one matrix-vector product per point.
     """
 
-    def __init__(self, kernel, diag, d, capacity=64):
+    def __init__(self, kernel, diag, d, capacity=64, rbf_gamma=None):
         self.kernel = kernel
         self.diag = diag
+        self.rbf_gamma = rbf_gamma
         self.m = 0
         self._X = np.empty((capacity, d))
         self._y = np.empty(capacity)
         self._alpha = np.empty(capacity)
         self._idx = np.empty(capacity, dtype=np.int64)
+        self._g = np.empty(capacity)
+        self._sq = np.empty(capacity)
+        self._live = np.empty(capacity, dtype=bool)
         self._K = np.empty((capacity, capacity))
+        self.n_dead = 0
 
     # views on the live part
     @property
@@ -55,12 +68,29 @@ class Community:
         return self._idx[:self.m]
 
     @property
+    def g(self):
+        return self._g[:self.m]
+
+    @property
+    def live(self):
+        return self._live[:self.m]
+
+    @property
     def K(self):
         return self._K[:self.m, :self.m]
 
     def kernel_rows(self, Xnew):
         """:math:`K(x, x_j)` for new points ``Xnew`` against the community."""
-        return self.kernel(np.atleast_2d(Xnew), self.X)
+        Xnew = np.atleast_2d(Xnew)
+        if self.rbf_gamma is None:
+            return self.kernel(Xnew, self.X)
+        D = Xnew @ self.X.T
+        D *= -2.0
+        D += np.einsum("ij,ij->i", Xnew, Xnew)[:, None]
+        D += self._sq[:self.m][None, :]
+        np.maximum(D, 0.0, out=D)
+        D *= -self.rbf_gamma
+        return np.exp(D, out=D)
 
     def _grow(self, need):
         cap = len(self._y)
@@ -68,7 +98,7 @@ class Community:
             return
         new = max(need, 2 * cap)
         m = self.m
-        for name in ("_X", "_y", "_alpha", "_idx"):
+        for name in ("_X", "_y", "_alpha", "_idx", "_g", "_sq", "_live"):
             old = getattr(self, name)
             arr = np.empty((new,) + old.shape[1:], dtype=old.dtype)
             arr[:m] = old[:m]
@@ -78,7 +108,11 @@ class Community:
         self._K = K
 
     def append(self, Xnew, ynew, idx, rows=None, alpha=0.0):
-        """Add invaders at abundance ``alpha`` (kernel ``rows`` if already known)."""
+        r"""Add invaders at abundance ``alpha`` (kernel ``rows`` if already known).
+
+        Their gradient is :math:`g = y - \sum_l \alpha_l y_l K(x, x_l)` from
+        ``rows``; with ``alpha > 0`` call :meth:`refresh_gradient` afterwards.
+        """
         Xnew = np.atleast_2d(Xnew)
         p, m = len(Xnew), self.m
         if rows is None:
@@ -88,13 +122,36 @@ class Community:
         self._y[m:m + p] = ynew
         self._alpha[m:m + p] = alpha
         self._idx[m:m + p] = idx
+        self._g[m:m + p] = ynew - rows @ (self.alpha * self.y)
+        self._sq[m:m + p] = np.einsum("ij,ij->i", Xnew, Xnew)
+        self._live[m:m + p] = True
         self._K[m:m + p, :m] = rows
         self._K[:m, m:m + p] = rows.T
         self._K[m:m + p, m:m + p] = self.kernel(Xnew, Xnew)
         self.m = m + p
 
     def set_alpha(self, alpha):
+        """Set the abundances and recompute the gradient exactly."""
         self._alpha[:self.m] = alpha
+        self.refresh_gradient()
+
+    def refresh_gradient(self):
+        r""":math:`g = y - K(\alpha \odot y)` over the stored species."""
+        self._g[:self.m] = self.y - self.K @ (self.alpha * self.y)
+
+    def retire(self, dead):
+        """Extinction: species where ``dead`` is true stop moving and are later removed."""
+        dead = np.asarray(dead, dtype=bool) & self.live
+        self._alpha[:self.m][dead] = 0.0
+        self._live[:self.m][dead] = False
+        self.n_dead += int(dead.sum())
+        if self.n_dead > max(16, self.m // 8):
+            self.compact()
+
+    def compact(self):
+        r"""Delete the rows of extinct species (their :math:`\alpha = 0`: no gradient changes)."""
+        if self.n_dead:
+            self.keep(self.live)
 
     def keep(self, mask):
         """Keep only the species where ``mask`` is true (extinction of the rest)."""
@@ -102,8 +159,9 @@ class Community:
         if len(keep) == self.m:
             return
         p = len(keep)
-        for name in ("_X", "_y", "_alpha", "_idx"):
+        for name in ("_X", "_y", "_alpha", "_idx", "_g", "_sq", "_live"):
             arr = getattr(self, name)
             arr[:p] = arr[keep]
         self._K[:p, :p] = self._K[np.ix_(keep, keep)]
         self.m = p
+        self.n_dead = int(np.sum(~self.live))

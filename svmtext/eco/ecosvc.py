@@ -10,8 +10,10 @@ reference code corrected:
    :math:`\sum_j \alpha_j y_j K(x_j, x)` with the abundances).
 3. *Re-equilibration* of :math:`S \cup \{x\}` after an invasion: SMO warm-started
    at :math:`(\alpha_S, 0)`, a feasible point, on the incrementally maintained
-   Gram matrix :math:`K_{SS}` (:class:`~svmtext.eco.community.Community`); the
-   bias is averaged over *free* support vectors only (midpoint rule without one).
+   Gram matrix :math:`K_{SS}` and gradient
+   (:class:`~svmtext.eco.community.Community`, :func:`~svmtext.smo.smo_dense`);
+   the bias is averaged over *free* support vectors only (midpoint rule
+   without one).
 4. *Forgetting*: a point that cannot invade is discarded, and species whose
    abundance falls to 0 go extinct (their rows are dropped).
 
@@ -29,15 +31,17 @@ emptied.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import BaseSVC, check_C, labels_to_pm1
 from ..kernels import kernel_diag, resolve_gamma
 from ..qp import solve_dual
-from ..smo import smo_solve
+from ..smo import bias_from_gradient, smo_dense, smo_solve
 from .community import Community
 from .invasion import invasion_growth
 
@@ -132,8 +136,9 @@ class EcoSVC(BaseSVC):
         self.C_ = self._check_params()
         self._gamma = (resolve_gamma(self.gamma, X)
                        if self.kernel in ("rbf", "poly") else None)
-        self._community = Community(self._kernel_function(), self._diag,
-                                    X.shape[1])
+        self._community = Community(
+            self._kernel_function(), self._diag, X.shape[1],
+            rbf_gamma=self._gamma if self.kernel == "rbf" else None)
         self._pending_X, self._pending_y = [], []
         self._buf_X, self._buf_y, self._buf_i = [], [], []
         self._initialised = False
@@ -143,6 +148,7 @@ class EcoSVC(BaseSVC):
         self.n_invasions_ = 0
         self.n_discarded_ = 0
         self.n_rescued_ = 0
+        self.n_reequilibration_steps_ = 0
         self.discarded_ = []
 
     def _diag(self, Z):
@@ -169,12 +175,25 @@ class EcoSVC(BaseSVC):
 
     def _equilibrate(self):
         com = self._community
-        alpha, b = reequilibrate(com.K, com.y, self.C_, com.alpha.copy(),
-                                 self.tol)
-        com.set_alpha(alpha)
-        com.keep(alpha > 0)
-        self.b_ = float(b)
         self._n_pending = 0
+        if not np.isfinite(self.C_):
+            alpha, b = reequilibrate(com.K, com.y, self.C_, com.alpha.copy(),
+                                     self.tol)
+            com.set_alpha(alpha)
+            com.keep(alpha > 0)
+            self.b_ = float(b)
+            return
+        # warm start: the stored abundances and gradient (invaders at 0)
+        n_iter, gap = smo_dense(com._K, com._y, com._alpha, com._g, com._live,
+                                com.m, self.C_, self.tol)
+        self.n_reequilibration_steps_ += n_iter
+        if not gap < self.tol:
+            warnings.warn(f"re-equilibration stopped with gap {gap:.3g} >= tol",
+                          ConvergenceWarning, stacklevel=2)
+        live = com.live
+        self.b_ = bias_from_gradient(com.g[live], com.alpha[live], com.y[live],
+                                     self.C_)
+        com.retire(com.alpha <= 0)
 
     def _equilibrate_with(self, Xnew, ynew, idx, rows):
         self._community.append(Xnew, ynew, idx, rows=rows)
@@ -233,6 +252,7 @@ class EcoSVC(BaseSVC):
     def _publish(self, X):
         """Expose the community as scikit-learn's fitted attributes."""
         com = self._community
+        com.compact()
         if not self._initialised and self._pending_y and com.m == 0:
             # not enough points (or one class) yet: predict the majority
             self.b_ = float(np.sign(np.mean(self._pending_y)) or 1.0)
@@ -250,7 +270,8 @@ class EcoSVC(BaseSVC):
         self.fit_info_ = {"n_seen": self.n_seen_,
                           "n_invasions": self.n_invasions_,
                           "n_discarded": self.n_discarded_,
-                          "n_rescued": self.n_rescued_}
+                          "n_rescued": self.n_rescued_,
+                          "n_reequilibration_steps": self.n_reequilibration_steps_}
         return self
 
     # -- scikit-learn API -------------------------------------------------

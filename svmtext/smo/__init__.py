@@ -19,3 +19,6 @@ from ._wss import RULES, WSS2, MaximalViolatingPair, PlattHeuristics, make_rule
 __all__ = ["smo_solve", "SMOResult", "SMOSVC", "ColumnCache", "GramColumns",
            "KernelColumns", "bias_from_gradient", "WSS2", "MaximalViolatingPair",
            "PlattHeuristics", "make_rule", "RULES"]
+from ._dense import smo_dense  # noqa: E402
+
+__all__ += ["smo_dense"]
