@@ -5,7 +5,7 @@ Only the support set :math:`S` is kept: its points, labels, abundances
 :math:`\alpha_S`, Gram matrix :math:`K_{SS}` and the gradient
 :math:`g_t = y_t - \sum_l \alpha_l y_l K_{tl}` that warm-starts the next
 re-equilibration. An invader appends one row and column (:math:`O(|S|\,d)`
-kernel evaluations); storage grows by doubling, so appends are amortised
+kernel evaluations); storage grows geometrically (by a quarter), so appends are amortised
 :math:`O(|S|)` beyond the kernel row itself. An extinct species is first only
 marked (``live = False``, :math:`\alpha = 0`, it can no longer move); the rows of
 extinct species are deleted together once they are an eighth of the storage
@@ -96,7 +96,7 @@ class Community:
         cap = len(self._y)
         if need <= cap:
             return
-        new = max(need, 2 * cap)
+        new = max(need, cap + cap // 4 + 16)
         m = self.m
         for name in ("_X", "_y", "_alpha", "_idx", "_g", "_sq", "_live"):
             old = getattr(self, name)
