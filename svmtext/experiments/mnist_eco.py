@@ -198,6 +198,7 @@ def run(config=CONFIG, root=None):
             "seconds": meter.seconds, "peak_mb": meter.peak_mb,
             "train_points_held": int(len(clf.support_)) + buf,
             "n_invasions": clf.n_invasions_, "n_rescued": clf.n_rescued_,
+            "n_reequilibration_steps": clf.n_reequilibration_steps_,
             "curves": _curves(snaps, Xtr, Xte, yte, gamma),
             "contingency": _contingency(clf, Xtr, ytr, svc.support_, gamma),
         }
