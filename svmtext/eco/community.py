@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Community"]
+__all__ = ["Community", "RowPrefetch"]
 
 
 class Community:
@@ -49,6 +49,7 @@ class Community:
         self._live = np.empty(capacity, dtype=bool)
         self._K = np.empty((capacity, capacity))
         self.n_dead = 0
+        self.version = 0          # bumped whenever stored rows are deleted
 
     # views on the live part
     @property
@@ -79,15 +80,15 @@ class Community:
     def K(self):
         return self._K[:self.m, :self.m]
 
-    def kernel_rows(self, Xnew):
-        """:math:`K(x, x_j)` for new points ``Xnew`` against the community."""
+    def kernel_rows(self, Xnew, start=0):
+        """:math:`K(x, x_j)` for new points ``Xnew`` against members ``start:m``."""
         Xnew = np.atleast_2d(Xnew)
         if self.rbf_gamma is None:
-            return self.kernel(Xnew, self.X)
-        D = Xnew @ self.X.T
+            return self.kernel(Xnew, self.X[start:])
+        D = Xnew @ self.X[start:].T
         D *= -2.0
         D += np.einsum("ij,ij->i", Xnew, Xnew)[:, None]
-        D += self._sq[:self.m][None, :]
+        D += self._sq[start:self.m][None, :]
         np.maximum(D, 0.0, out=D)
         D *= -self.rbf_gamma
         return np.exp(D, out=D)
@@ -164,4 +165,34 @@ class Community:
             arr[:p] = arr[keep]
         self._K[:p, :p] = self._K[np.ix_(keep, keep)]
         self.m = p
+        self.version += 1
         self.n_dead = int(np.sum(~self.live))
+
+
+class RowPrefetch:
+    """Kernel rows of the coming stream points, computed a block at a time.
+
+    The invasion test of point :math:`t` needs :math:`K(x_t, x_j)` for every
+    stored species :math:`j`. Those values do not depend on the abundances, so
+    the rows of the next ``block`` points are computed together (one matrix
+    product instead of ``block`` matrix-vector products, reading the stored
+    points once); species that join later get their columns when a row is
+    read, and a deletion of stored rows starts a new block.
+    """
+
+    def __init__(self, community, X, block=64):
+        self.com, self.X, self.block = community, X, block
+        self.lo = self.hi = 0
+        self.rows, self.m0, self.version = None, 0, -1
+
+    def row(self, t):
+        """``K(x_t, x_j)`` for all stored species, shape ``(1, m)``."""
+        com = self.com
+        if not self.lo <= t < self.hi or com.version != self.version:
+            self.lo, self.hi = t, min(t + self.block, len(self.X))
+            self.rows = com.kernel_rows(self.X[self.lo:self.hi])
+            self.m0, self.version = com.m, com.version
+        r = self.rows[t - self.lo][None, :]
+        if com.m > self.m0:
+            r = np.hstack([r, com.kernel_rows(self.X[t], start=self.m0)])
+        return r

@@ -42,7 +42,7 @@ from ..base import BaseSVC, check_C, labels_to_pm1
 from ..kernels import kernel_diag, resolve_gamma
 from ..qp import solve_dual
 from ..smo import bias_from_gradient, smo_dense, smo_solve
-from .community import Community
+from .community import Community, RowPrefetch
 from .invasion import invasion_growth
 
 __all__ = ["EcoSVC", "reequilibrate"]
@@ -218,7 +218,8 @@ class EcoSVC(BaseSVC):
 
     def _stream(self, X, y):
         com = self._community
-        for x, yi in zip(X, y):
+        rows = RowPrefetch(com, X)
+        for t, (x, yi) in enumerate(zip(X, y)):
             i = self.n_seen_
             self.n_seen_ += 1
             if not self._initialised:
@@ -228,7 +229,7 @@ class EcoSVC(BaseSVC):
                 if len(ys) >= self.n_start and min(ys) < 0 < max(ys):
                     self._initial_batch()
                 continue
-            row = com.kernel_rows(x)
+            row = rows.row(t)
             g = invasion_growth(row[0], yi, com.alpha, com.y, self.b_)
             if g > self.invasion_threshold:
                 self.n_invasions_ += 1

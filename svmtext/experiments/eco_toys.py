@@ -36,8 +36,11 @@ CONFIG = {
                       "C": 100.0, "gamma": None},
         "sinusoidal_2d": {"data": "sinusoidal", "d": 2, "n": 800,
                           "kernel": "rbf", "C": 10.0, "gamma": 10.0},
+        # the source: the initial batch must exceed the dimension d, or the
+        # first steady state has flat directions
         "linear_80d": {"data": "linear", "d": 80, "n": 1000,
-                       "kernel": "linear", "C": 100.0, "gamma": None},
+                       "kernel": "linear", "C": 100.0, "gamma": None,
+                       "n_start": 100},
     },
     "n_test": 1000,
     "seeds": [0, 1, 2, 3, 4],
@@ -67,7 +70,7 @@ def _one(problem, p, seed, cfg):
                      "n_sv": int(len(svc.support_)),
                      "n_free": int(np.sum(np.abs(svc.dual_coef_) < C * (1 - 1e-8)))}}
     for key, buf in (("eco", 0), ("eco_buffer", cfg["buffer_size"])):
-        clf = EcoSVC(n_start=cfg["n_start"], tol=cfg["smo_tol"],
+        clf = EcoSVC(n_start=p.get("n_start", cfg["n_start"]), tol=cfg["smo_tol"],
                      buffer_size=buf, track_discards=True, **kw)
         t, A, N, F = [], [], [], []
         t0 = time.perf_counter()
