@@ -45,7 +45,11 @@ def test_committed_cache_is_current(name):
     load_cache(name, mod.CONFIG)
 
 
-@pytest.mark.parametrize("name", EXPERIMENTS)
+# experiments whose smoke run has a test of its own, with more checks
+DEDICATED_SMOKE_TESTS = {"mnist_eco": "tests/test_eco_experiments.py"}
+
+
+@pytest.mark.parametrize("name", [n for n in EXPERIMENTS if n not in DEDICATED_SMOKE_TESTS])
 def test_smoke_run(name, tmp_path):
     mod = importlib.import_module(f"svmtext.experiments.{name}")
     mod.run(mod.SMOKE_CONFIG, root=tmp_path)

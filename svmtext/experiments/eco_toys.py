@@ -12,9 +12,8 @@ historical-contingency counts at the end.
 """
 from __future__ import annotations
 
-import argparse
+import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -23,7 +22,8 @@ from tqdm.auto import tqdm
 
 from ..datasets import make_hypercube_linear, make_hypercube_sinusoidal
 from ..eco import EcoSVC
-from ._cache import RESULTS, write_cache
+from ._cache import write_cache
+from ._cli import run_from_command_line
 
 NAME = "eco_toys"
 
@@ -36,8 +36,8 @@ CONFIG = {
                       "C": 100.0, "gamma": None},
         "sinusoidal_2d": {"data": "sinusoidal", "d": 2, "n": 800,
                           "kernel": "rbf", "C": 10.0, "gamma": 10.0},
-        # the source: the initial batch must exceed the dimension d, or the
-        # first steady state has flat directions
+        # the initial batch must exceed the dimension d (our reading of the
+        # source's condition against "flat directions"; book: sec-eco-toys)
         "linear_80d": {"data": "linear", "d": 80, "n": 1000,
                        "kernel": "linear", "C": 100.0, "gamma": None,
                        "n_start": 100},
@@ -104,15 +104,7 @@ def run(config=CONFIG, root=None):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog=f"python -m svmtext.experiments.{NAME}")
-    parser.add_argument("--smoke", action="store_true")
-    args = parser.parse_args(argv)
-    if args.smoke:
-        import tempfile
-        with tempfile.TemporaryDirectory() as tmp:
-            run(SMOKE_CONFIG, root=Path(tmp))
-    else:
-        run(CONFIG, root=RESULTS)
+    return run_from_command_line(sys.modules[__name__], argv)
 
 
 if __name__ == "__main__":

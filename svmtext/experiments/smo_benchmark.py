@@ -14,9 +14,8 @@ as LIBSVM does.
 """
 from __future__ import annotations
 
-import argparse
+import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from sklearn.svm import SVC
@@ -27,6 +26,7 @@ from ..datasets import load_mnist_4v9
 from ..kernels import rbf_kernel
 from ..smo import SMOSVC
 from ._cache import write_cache
+from ._cli import run_from_command_line
 
 NAME = "smo_benchmark"
 
@@ -124,11 +124,7 @@ def run(config=CONFIG, root=None):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog=f"python -m svmtext.experiments.{NAME}")
-    parser.add_argument("--smoke", action="store_true", help="reduced configuration")
-    args = parser.parse_args(argv)
-    res = run(SMOKE_CONFIG if args.smoke else CONFIG,
-              root=Path("/tmp/svmtext-smoke") if args.smoke else None)
+    res = run_from_command_line(sys.modules[__name__], argv)
     for row in res["rows"]:
         lib = row["libsvm"]
         for key in row:
