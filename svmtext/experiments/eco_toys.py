@@ -18,7 +18,7 @@ import time
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.svm import SVC
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from ..datasets import make_hypercube_linear, make_hypercube_sinusoidal
 from ..eco import EcoSVC

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import SVC
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from ..datasets import load_mnist_4v9
 from ..eco import EcoSVC

@@ -20,7 +20,7 @@ import time
 import numpy as np
 from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from ..datasets import load_mnist_4v9
 from ..kernels import rbf_kernel
