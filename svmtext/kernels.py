@@ -52,16 +52,22 @@ def polynomial_kernel(X, Y=None, degree=3, gamma=1.0, coef0=1.0):
     return (gamma * (X @ Y.T) + coef0) ** degree
 
 
-def squared_distances(X, Y=None):
-    r""":math:`D_{ij} = \lVert x_i - y_j \rVert^2`, computed with one matrix product."""
+def squared_distances(X, Y=None, Y_sq=None):
+    r""":math:`D_{ij} = \lVert x_i - y_j \rVert^2`, computed with one matrix product.
+
+    ``Y_sq`` may hold the squared norms :math:`\lVert y_j \rVert^2` when they are
+    already known (a learner that keeps its support vectors keeps their norms).
+    """
     X, Y = _as_pair(X, Y)
-    D = (X * X).sum(1)[:, None] + (Y * Y).sum(1)[None, :] - 2.0 * (X @ Y.T)
+    if Y_sq is None:
+        Y_sq = (Y * Y).sum(1)
+    D = (X * X).sum(1)[:, None] + Y_sq[None, :] - 2.0 * (X @ Y.T)
     return np.maximum(D, 0.0, out=D)
 
 
-def rbf_kernel(X, Y=None, gamma=1.0):
+def rbf_kernel(X, Y=None, gamma=1.0, Y_sq=None):
     r"""Gaussian (RBF) kernel :math:`K_{ij} = \exp(-\gamma \lVert x_i - y_j \rVert^2)`."""
-    D = squared_distances(X, Y)
+    D = squared_distances(X, Y, Y_sq)
     return np.exp(-gamma * D, out=D)
 
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["KKTResiduals", "kkt_residuals", "intercept_from_alpha", "free_and_bounded"]
+__all__ = ["KKTResiduals", "kkt_residuals", "intercept_from_alpha", "bias_from_gradient",
+           "free_and_bounded"]
 
 
 @dataclass
@@ -124,29 +125,42 @@ def free_and_bounded(alpha, C=None, tol=None):
     return free, bounded
 
 
+def bias_from_gradient(g, alpha, y, C=None, tol=0.0):
+    r"""The bias :math:`b = -\rho` from :math:`g_t = y_t - \sum_j \alpha_j y_j K_{tj}`.
+
+    A free support vector has :math:`y_t f(x_t) = 1`, i.e. :math:`b = g_t`: the mean
+    over the free set is returned. Without free vectors the optimality conditions
+    only bound :math:`b` to :math:`[m(\alpha), M(\alpha)]`, with
+    :math:`m = \max_{t \in I_{up}} g_t` and :math:`M = \min_{t \in I_{low}} g_t`,
+    and the midpoint is returned (LIBSVM's rule; book: :ref:`sec-dual-bias`).
+    ``tol`` is the distance to a bound under which :math:`\alpha_t` counts as at it.
+    """
+    g, alpha, y = (np.asarray(v, dtype=float) for v in (g, alpha, y))
+    free, bounded = free_and_bounded(alpha, C, tol)
+    if free.any():
+        return float(np.mean(g[free]))
+    support = free | bounded
+    up = ((y > 0) & ~bounded) | ((y < 0) & support)
+    low = ((y > 0) & support) | ((y < 0) & ~bounded)
+    m = np.max(g[up], initial=-np.inf)
+    M = np.min(g[low], initial=np.inf)
+    if np.isfinite(m) and np.isfinite(M):
+        return float(0.5 * (m + M))
+    return float(m if np.isfinite(m) else M if np.isfinite(M) else 0.0)
+
+
 def intercept_from_alpha(alpha, K, y, C=None, tol=None):
     r"""The bias :math:`b` implied by the KKT conditions for a dual solution ``alpha``.
 
-    With gradient :math:`g_i = \sum_j \alpha_j y_j K_{ij}`, every free support vector
-    satisfies :math:`y_i (g_i + b) = 1`, so :math:`b = y_i - g_i`; the mean over the
-    free set is returned. Without free support vectors, the conditions
-    :math:`y_i(g_i + b) \ge 1` (:math:`\alpha_i = 0`) and :math:`\le 1` (:math:`\alpha_i = C`)
-    only bound :math:`b` to an interval :math:`[b_{lo}, b_{hi}]`, and its midpoint is
-    returned (LIBSVM's rule).
+    With :math:`g_i = y_i - \sum_j \alpha_j y_j K_{ij}`, every free support vector
+    satisfies :math:`y_i f(x_i) = 1`, i.e. :math:`b = g_i`; the mean over the free
+    set is returned. Without free support vectors, the conditions
+    :math:`y_i f(x_i) \ge 1` (:math:`\alpha_i = 0`) and :math:`\le 1`
+    (:math:`\alpha_i = C`) only bound :math:`b` to an interval, and its midpoint is
+    returned (see :func:`bias_from_gradient`). ``tol`` defaults to that of
+    :func:`free_and_bounded`.
     """
     alpha, K, y, C = _check(alpha, K, y, C)
-    g = K @ (alpha * y)
-    free, bounded = free_and_bounded(alpha, C, tol)
-    if free.any():
-        return float(np.mean(y[free] - g[free]))
-    r = y - g  # b = r_i makes y_i f_i = 1
-    zero = ~bounded
-    # alpha_i = 0: y_i (g_i + b) >= 1  -> b >= r_i if y_i = +1, b <= r_i if y_i = -1
-    # alpha_i = C: reversed inequalities
-    lower = np.concatenate([r[zero & (y > 0)], r[bounded & (y < 0)]])
-    upper = np.concatenate([r[zero & (y < 0)], r[bounded & (y > 0)]])
-    lo = lower.max() if len(lower) else -np.inf
-    hi = upper.min() if len(upper) else np.inf
-    if np.isfinite(lo) and np.isfinite(hi):
-        return float((lo + hi) / 2)
-    return float(lo if np.isfinite(lo) else hi if np.isfinite(hi) else 0.0)
+    if tol is None:
+        tol = 1e-8 * max(1.0, C if np.isfinite(C) else float(np.max(alpha, initial=1.0)))
+    return bias_from_gradient(y - K @ (alpha * y), alpha, y, C, tol)

@@ -36,7 +36,7 @@ from .kkt import free_and_bounded, intercept_from_alpha, kkt_residuals
 
 __all__ = [
     "DualSolution", "PrimalSolution", "solve_dual", "solve_primal", "dual_objective",
-    "primal_objective", "check_separable", "QPSVC",
+    "primal_objective", "check_problem", "check_separable", "QPSVC",
 ]
 
 _CVXOPT_OPTIONS = {"show_progress": False, "abstol": 1e-12, "reltol": 1e-12,
@@ -98,7 +98,8 @@ def primal_objective(alpha, b, K, y, C=None):
     return float(0.5 * v @ Kv + C * xi.sum())
 
 
-def _check_problem(K, y):
+def check_problem(K, y):
+    """Validate a dual problem: ``K`` n x n and finite, ``y`` of -1/+1 with both classes."""
     K = np.asarray(K, dtype=float)
     y = np.asarray(y, dtype=float).ravel()
     if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] != len(y):
@@ -119,7 +120,7 @@ def check_separable(K, y):
     (the data are separable in the kernel's feature space); otherwise the hard-margin
     dual is unbounded and no answer is correct.
     """
-    K, y = _check_problem(K, y)
+    K, y = check_problem(K, y)
     n = len(y)
     A_ub = -y[:, None] * np.hstack([K, np.ones((n, 1))])
     res = linprog(np.zeros(n + 1), A_ub=A_ub, b_ub=-np.ones(n),
@@ -182,7 +183,7 @@ def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> D
     -------
     DualSolution
     """
-    K, y = _check_problem(K, y)
+    K, y = check_problem(K, y)
     C = check_C(C)
     if check_psd_kernel:
         check_psd(K)
@@ -237,7 +238,7 @@ def solve_primal(X, y, C=None) -> PrimalSolution:
     X = np.asarray(X, dtype=float)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D; got shape {X.shape}")
-    _, y = _check_problem(np.zeros((len(y), len(y))), y)
+    _, y = check_problem(np.zeros((len(y), len(y))), y)
     if len(X) != len(y):
         raise ValueError(f"X has {len(X)} rows but y has {len(y)} labels")
     if not np.all(np.isfinite(X)):

@@ -28,7 +28,7 @@ from ._raetsch import RAETSCH_POOL_NAMES, RAETSCH_SPLIT_NAMES, load_raetsch, loa
 from ._uci import (load_german_numeric, load_glass, load_ionosphere, load_segment, load_sonar,
                    load_vehicle)
 from .toy import (make_hypercube_linear, make_hypercube_sinusoidal, make_isolated, make_spirals,
-                  make_striated, make_svdd_cloud)
+                  make_striated, make_svdd_cloud, make_two_clouds)
 
 __all__ = [
     "data_home", "fetch", "sha256sum", "DataNotFoundError", "ChecksumError",
@@ -36,6 +36,6 @@ __all__ = [
     "RAETSCH_SPLIT_NAMES", "RAETSCH_POOL_NAMES",
     "load_ionosphere", "load_sonar", "load_german_numeric", "load_glass", "load_vehicle",
     "load_segment", "load_compas", "COMPAS_FEATURES",
-    "make_hypercube_linear", "make_hypercube_sinusoidal", "make_svdd_cloud",
+    "make_two_clouds", "make_hypercube_linear", "make_hypercube_sinusoidal", "make_svdd_cloud",
     "make_isolated", "make_striated", "make_spirals",
 ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["make_hypercube_linear", "make_hypercube_sinusoidal", "make_svdd_cloud",
+__all__ = ["make_two_clouds", "make_hypercube_linear", "make_hypercube_sinusoidal", "make_svdd_cloud",
            "make_isolated", "make_striated", "make_spirals"]
 
 
@@ -30,6 +30,19 @@ def _check(n: int, d: int | None = None, d_min: int = 1) -> None:
         raise ValueError(f"n must be a positive integer, got {n!r}")
     if d is not None and (int(d) != d or d < d_min):
         raise ValueError(f"d must be an integer >= {d_min}, got {d!r}")
+
+
+def make_two_clouds(n: int, shift: float, random_state=None) -> tuple[np.ndarray, np.ndarray]:
+    r"""Two Gaussian clouds in the plane, ``n`` points per class (book: :ref:`sec-margin-hard`).
+
+    Class :math:`y = \pm 1` is :math:`\mathcal N(\pm\,\mathrm{shift}\,(1, \tfrac12), I)`:
+    separable for a large ``shift``, overlapping for a small one. Labels are
+    float64 -1/+1, the first ``n`` points of class -1.
+    """
+    _check(n)
+    y = np.repeat([-1.0, 1.0], n)
+    X = _rng(random_state).normal(size=(2 * n, 2)) + shift * y[:, None] * [1.0, 0.5]
+    return X, y
 
 
 def _flip(y: np.ndarray, noise: float, rng: np.random.Generator) -> np.ndarray:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..kernels import rbf_kernel
+
 __all__ = ["Community", "RowPrefetch"]
 
 
@@ -85,13 +87,8 @@ class Community:
         Xnew = np.atleast_2d(Xnew)
         if self.rbf_gamma is None:
             return self.kernel(Xnew, self.X[start:])
-        D = Xnew @ self.X[start:].T
-        D *= -2.0
-        D += np.einsum("ij,ij->i", Xnew, Xnew)[:, None]
-        D += self._sq[start:self.m][None, :]
-        np.maximum(D, 0.0, out=D)
-        D *= -self.rbf_gamma
-        return np.exp(D, out=D)
+        return rbf_kernel(Xnew, self.X[start:], gamma=self.rbf_gamma,
+                          Y_sq=self._sq[start:self.m])
 
     def _grow(self, need):
         cap = len(self._y)

@@ -35,7 +35,6 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import BaseSVC, check_C, labels_to_pm1
@@ -64,13 +63,6 @@ def reequilibrate(K, y, C, alpha0, tol=1e-3):
         return sol.alpha, sol.b
     res = smo_solve(K, y, C, alpha0=alpha0, tol=tol)
     return np.asarray(res.alpha, dtype=float), float(res.b)
-
-
-def _check_binary(y):
-    y_type = type_of_target(y, input_name="y")
-    if y_type not in ("binary", "unknown") and len(np.unique(y)) > 2:
-        raise ValueError("Only binary classification is supported. The type "
-                         f"of the target is {y_type}.")
 
 
 class EcoSVC(BaseSVC):
@@ -152,9 +144,6 @@ class EcoSVC(BaseSVC):
         self.discarded_ = []
 
     def _diag(self, Z):
-        if callable(self.kernel):
-            kern = self._kernel_function()
-            return np.array([kern(z[None, :])[0, 0] for z in Z])
         return kernel_diag(Z, self.kernel, gamma=self._gamma,
                            degree=self.degree, coef0=self.coef0)
 
@@ -279,7 +268,6 @@ class EcoSVC(BaseSVC):
     def fit(self, X, y):
         """Stream the rows of ``X`` (in order) through the EcoSVM."""
         X, y = validate_data(self, X, y, dtype=np.float64)
-        _check_binary(y)
         classes, y_pm = labels_to_pm1(y)
         self._reset(X, classes)
         self._stream(X, y_pm)

@@ -45,26 +45,11 @@ from scipy.special import expit, logit
 
 from ..base import check_C
 from ..kkt import intercept_from_alpha
-from ..qp import dual_objective
+from ..qp import check_problem, dual_objective
 
 __all__ = ["interaction_matrix", "capacity_factor", "quasi_steady_bias",
            "lv_rhs", "growth_rates", "positive_start", "integrate_lv",
            "LVSolution"]
-
-
-def _check_Ky(K, y):
-    K = np.asarray(K, dtype=float)
-    y = np.asarray(y, dtype=float).ravel()
-    if K.ndim != 2 or K.shape != (len(y), len(y)):
-        raise ValueError(f"K must be n x n with n = len(y) = {len(y)}; "
-                         f"got shape {K.shape}")
-    if not (np.all(np.isfinite(K)) and np.all(np.isfinite(y))):
-        raise ValueError("K and y must not contain NaN or infinite values")
-    if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("y must contain only the labels -1 and +1")
-    if len(np.unique(y)) < 2:
-        raise ValueError("y contains only one class; the dynamics need both")
-    return K, y
 
 
 def interaction_matrix(K, y):
@@ -74,7 +59,7 @@ def interaction_matrix(K, y):
     (competition) when :math:`y_i = y_j` and :math:`A_{ij} > 0` (mutualism)
     when :math:`y_i \ne y_j`; the strength is the niche overlap :math:`K_{ij}`.
     """
-    K, y = _check_Ky(K, y)
+    K, y = check_problem(K, y)
     return -(y[:, None] * y[None, :]) * K
 
 
@@ -160,7 +145,7 @@ def integrate_lv(K, y, C=None, alpha0=None, t_end=1e4, n_samples=200,
     -------
     LVSolution
     """
-    K, y = _check_Ky(K, y)
+    K, y = check_problem(K, y)
     C = check_C(C)
     alpha0 = positive_start(y, C) if alpha0 is None else np.asarray(alpha0, float)
     if alpha0.shape != y.shape or np.any(alpha0 <= 0) or np.any(alpha0 >= C):

@@ -201,9 +201,6 @@ class _SVDDBase(OutlierMixin, BaseEstimator):
                           coef0=self.coef0)
 
     def _diag(self, X):
-        if callable(self.kernel):
-            k = self._kfun
-            return np.array([k(x[None, :])[0, 0] for x in X])
         return kernel_diag(X, self.kernel, gamma=self._gamma,
                            degree=self.degree, coef0=self.coef0)
 

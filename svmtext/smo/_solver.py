@@ -30,6 +30,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
+from ..kkt import bias_from_gradient
 from ._cache import ColumnCache
 from ._columns import as_column_provider
 from ._wss import PlattHeuristics, extreme_violators, make_rule
@@ -101,26 +102,6 @@ class SMOResult:
     def bounded(self):
         """Indices with :math:`\\alpha_i = C`."""
         return np.flatnonzero(self.alpha == self.C)
-
-
-def bias_from_gradient(g, alpha, y, C):
-    r"""The bias :math:`b = -\rho` from :math:`g_t = y_t - \sum_j \alpha_j y_j K_{tj}`.
-
-    A free support vector has :math:`y_t f(x_t) = 1`, i.e. :math:`b = g_t`: the mean
-    over the free set is returned. Without free vectors the optimality conditions only
-    give :math:`m(\alpha) \le b \le M(\alpha)` and the midpoint is returned (LIBSVM).
-    Book: :ref:`sec-smo-bias`.
-    """
-    free = (alpha > 0) & (alpha < C)
-    if free.any():
-        return float(np.mean(g[free]))
-    up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
-    low = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
-    m = np.max(g[up], initial=-np.inf)
-    M = np.min(g[low], initial=np.inf)
-    if np.isfinite(m) and np.isfinite(M):
-        return float(0.5 * (m + M))
-    return float(m if np.isfinite(m) else M if np.isfinite(M) else 0.0)
 
 
 def _check_inputs(provider, y, C, tol, alpha0):
