@@ -18,11 +18,13 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-chapters experiments-smoke clean
+.PHONY: help venv book test test-unit test-portable test-chapters experiments experiments-smoke clean
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
 	@echo "make test   unit tests + every chapter executed through nbval"
+	@echo "make test-portable  unit tests under each OpenBLAS kernel set (OPENBLAS_CORETYPE)"
+	@echo "make experiments  rerun the cached experiments whose code or configuration changed"
 	@echo "make clean  remove _build and the vendored MathJax"
 
 $(STAMP): requirements.txt pyproject.toml
@@ -52,9 +54,38 @@ test: $(STAMP)
 test-unit: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) -q tests
 
+# The unit tests under each OpenBLAS kernel set: the last bits of every BLAS result
+# change with the kernels, so a test passes only if it checks what the mathematics
+# pins down. <core type>:<CPU flag its kernels need>; a core type whose instructions
+# this CPU lacks cannot run (illegal instruction) and is reported as skipped.
+CORETYPES ?= Prescott:pni Sandybridge:avx Haswell:avx2 SkylakeX:avx512f Zen:avx2
+PORTABLE_LOGS := _build/test-portable
+PORTABLE_ARGS := -m "not chapters" --ignore=tests/test_fresh_reader.py
+
+test-portable: $(STAMP)
+	@mkdir -p $(PORTABLE_LOGS); status=0; \
+	for entry in $(CORETYPES); do \
+	  core=$${entry%%:*}; flag=$${entry##*:}; log=$(PORTABLE_LOGS)/$$core.log; \
+	  if [ -r /proc/cpuinfo ] && ! grep -qw "$$flag" /proc/cpuinfo; then \
+	    echo "OPENBLAS_CORETYPE=$$core: skipped, this CPU lacks $$flag (needed by these kernels)"; \
+	    continue; \
+	  fi; \
+	  OPENBLAS_CORETYPE=$$core $(PY) -m pytest -n $(JOBS) -q $(PORTABLE_ARGS) tests \
+	      > $$log 2>&1 || status=1; \
+	  echo "OPENBLAS_CORETYPE=$$core: $$(tail -n 1 $$log)"; \
+	  grep -E '^(FAILED|ERROR) ' $$log | sed 's/^/    /' || true; \
+	done; \
+	if [ $$status -ne 0 ]; then echo "test-portable: failures (logs in $(PORTABLE_LOGS)/)"; fi; \
+	exit $$status
+
 test-chapters: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) --dist loadfile --nbval-lax --nbval-current-env \
 	    --nbval-cell-timeout=300 --require-all-chapters -q book
+
+# Rerun every experiment whose committed cache is stale (other configuration or
+# other svmtext code than the script imports now).
+experiments: $(STAMP)
+	$(PY) -m svmtext.experiments --stale
 
 experiments-smoke: $(STAMP)
 	$(PY) -m svmtext.experiments --smoke

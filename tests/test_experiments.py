@@ -1,14 +1,97 @@
-"""Cached experiments: every committed cache matches its script's configuration,
-every script's smoke configuration runs, and the cache machinery itself works."""
+"""Cached experiments: every committed cache matches its script's configuration and
+the code the script imports, every script's smoke configuration runs, and the cache
+machinery itself works."""
 import importlib
 import json
+import textwrap
 
 import pytest
 
-from svmtext.experiments import EXPERIMENTS
+from svmtext.experiments import EXPERIMENTS, _code
 from svmtext.experiments._cache import (
     StaleCacheError, config_hash, load_cache, write_cache, write_json_atomic,
 )
+from svmtext.experiments._code import changed_modules, code_fingerprint, module_closure
+
+# a small package tree standing in for svmtext: an experiment script `demo` that
+# reaches a solver through its package, and a kernel module from inside a function
+TREE = {
+    "__init__.py": "from . import solver, unused\n",
+    "unused.py": "def never():\n    return 0\n",
+    "kernels.py": "def k(x):\n    return x * x\n",
+    "solver/__init__.py": '"""Solvers."""\nfrom ._core import fit\n',
+    "solver/_core.py": textwrap.dedent('''\
+        """The core step."""
+
+
+        def fit(x):
+            """Fit once."""
+            # one step
+            return x + 1
+        '''),
+    "experiments/__init__.py": "EXPERIMENTS = ['demo']\n",
+    "experiments/demo.py": textwrap.dedent('''\
+        """A demo experiment."""
+        import numpy as np
+
+        from ..solver import fit
+
+
+        def run():
+            from svmtext.kernels import k
+            return k(fit(np.ones(2)))
+        '''),
+}
+CORE = "solver/_core.py"
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    """The tree above as ``<tmp>/svmtext``; the code fingerprints read it."""
+    root = tmp_path / "svmtext"
+    for rel, text in TREE.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    monkeypatch.setattr(_code, "PACKAGE_DIR", root)
+    return root
+
+
+def test_closure_follows_imports_not_parent_packages(package):
+    assert module_closure("svmtext.experiments.demo") == [
+        "svmtext.experiments.demo", "svmtext.kernels", "svmtext.solver", "svmtext.solver._core"]
+
+
+def test_code_hash_follows_code_not_docstrings_or_comments(package):
+    before = code_fingerprint("svmtext.experiments.demo")
+    core = package / CORE
+    core.write_text(core.read_text().replace('"""Fit once."""', '"""Fit once, reworded."""')
+                    .replace("# one step", "# one step, commented differently")
+                    .replace('"""The core step."""', '"""The core step of the solver."""'))
+    assert code_fingerprint("svmtext.experiments.demo") == before
+    core.write_text(core.read_text().replace("x + 1", "x + 2"))
+    after = code_fingerprint("svmtext.experiments.demo")
+    assert after["hash"] != before["hash"]
+    assert changed_modules(before, after) == ["svmtext.solver._core"]
+
+
+def test_cache_is_refused_when_the_code_changed(package, tmp_path):
+    results = tmp_path / "results"
+    write_cache("demo", {"n": 10}, {"accuracy": 0.9}, root=results)
+    payload = load_cache("demo", {"n": 10}, root=results)
+    assert sorted(payload["code"]["modules"]) == module_closure("svmtext.experiments.demo")
+    core = package / CORE
+    core.write_text(core.read_text().replace('"""Fit once."""', '"""Fit, once."""'))
+    load_cache("demo", {"n": 10}, root=results)              # a docstring edit: current
+    core.write_text(core.read_text().replace("x + 1", "x - 1"))
+    with pytest.raises(StaleCacheError, match=r"svmtext\.solver\._core changed.*"
+                       r"python -m svmtext\.experiments\.demo"):
+        load_cache("demo", {"n": 10}, root=results)
+    # a cache written before code fingerprints existed is stale too
+    payload = json.loads((results / "demo.json").read_text())
+    payload.pop("code")
+    (results / "demo.json").write_text(json.dumps(payload))
+    with pytest.raises(StaleCacheError, match="no fingerprint"):
+        load_cache("demo", {"n": 10}, root=results)
 
 
 def test_config_hash_is_order_independent_and_sensitive():
@@ -41,6 +124,8 @@ def test_atomic_write_leaves_no_partial_file(tmp_path):
 
 @pytest.mark.parametrize("name", EXPERIMENTS)
 def test_committed_cache_is_current(name):
+    """Same configuration and same svmtext code as the script has now; the message
+    of a failure names the changed modules and the command that refreshes the cache."""
     mod = importlib.import_module(f"svmtext.experiments.{name}")
     load_cache(name, mod.CONFIG)
 

@@ -2,8 +2,11 @@
 
 Each experiment is a module runnable as ``python -m svmtext.experiments.<name>``; it
 defines ``CONFIG`` (the full configuration), ``SMOKE_CONFIG`` (a reduced one for CI)
-and ``run(config, ...)``. ``python -m svmtext.experiments --smoke`` runs every smoke
-configuration (into a temporary folder) and checks every committed cache is current.
+and ``run(config, ...)``. A cache records the hash of its configuration and the
+fingerprint of the ``svmtext`` code the script imports; a chapter reading it with
+:func:`load_cache` fails when either changed. ``python -m svmtext.experiments``
+reports which caches are stale, ``--stale`` reruns exactly those, and ``--smoke``
+runs every smoke configuration (into a temporary folder).
 """
 from ._cache import StaleCacheError, config_hash, load_cache, write_cache
 
