@@ -9,6 +9,7 @@ import os
 import shutil
 import socket
 import threading
+import urllib.parse
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ import pytest
 
 import svmtext.datasets as D
 from svmtext.datasets import _registry
+from svmtext.datasets import _fetch, _ida
 from svmtext.datasets._registry import Entry
 
 SHARED = os.environ.get("SVMTEXT_DATA")
@@ -32,11 +34,8 @@ def _closed_port() -> int:
 
 @pytest.fixture(autouse=True)
 def _no_internet(monkeypatch):
-    """Point every registered URL at a closed local port, so no test can reach the internet."""
-    dead = f"http://127.0.0.1:{_closed_port()}/"
-    for key, entry in list(_registry.REGISTRY.items()):
-        if entry.url is not None:
-            monkeypatch.setitem(_registry.REGISTRY, key, Entry(entry.sha256, dead + key))
+    """Redirect every download to a closed local port, so no test can reach the internet."""
+    monkeypatch.setenv("SVMTEXT_DOWNLOAD_MIRROR", f"http://127.0.0.1:{_closed_port()}")
 
 
 @pytest.fixture
@@ -70,8 +69,24 @@ def server(tmp_path):
         thread.join(5)
 
 
-def _register(monkeypatch, relpath, sha, url):
-    monkeypatch.setitem(_registry.REGISTRY, relpath, Entry(sha, url))
+def _register(monkeypatch, relpath, sha, url, skip_lines=0):
+    monkeypatch.setitem(_registry.REGISTRY, relpath, Entry(sha, url, skip_lines))
+
+
+def _publish(www: Path, url: str, payload: bytes) -> None:
+    """Put ``payload`` where the mirror serves ``url`` (``<www>/<host>/<path>``)."""
+    parts = urllib.parse.urlsplit(url)
+    dst = www / parts.netloc / parts.path.lstrip("/")
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_bytes(payload)
+
+
+@pytest.fixture
+def mirror(server, monkeypatch):
+    """The local server as the download mirror; yields its folder."""
+    www, base = server
+    monkeypatch.setenv("SVMTEXT_DOWNLOAD_MIRROR", base)
+    return www
 
 
 def _listing(folder: Path) -> list[str]:
@@ -126,30 +141,126 @@ def test_download_success(home, server, monkeypatch):
 
 
 @needs_data
-def test_download_real_file_then_load(home, server, monkeypatch):
-    www, base = server
-    shutil.copy(Path(SHARED) / "ionosphere" / "ionosphere.data", www / "ionosphere.data")
+def test_download_real_file_then_load(home, mirror):
     key = "ionosphere/ionosphere.data"
-    monkeypatch.setitem(_registry.REGISTRY, key,
-                        Entry(_registry.REGISTRY[key].sha256, base + "ionosphere.data"))
+    entry = _registry.REGISTRY[key]
+    _publish(mirror, entry.url, (Path(SHARED) / key).read_bytes())
     X, y = D.load_ionosphere()
     assert X.shape == (351, 34)
-    assert D.sha256sum(home / key) == _registry.REGISTRY[key].sha256
+    assert D.sha256sum(home / key) == entry.sha256
     assert _listing(home) == [key]
 
 
+def test_mirror_maps_https_urls(monkeypatch):
+    url = "https://raw.githubusercontent.com/owner/repo/0123abcd/dir/file.asc"
+    monkeypatch.delenv("SVMTEXT_DOWNLOAD_MIRROR")
+    assert _fetch.source_url(url) == url
+    monkeypatch.setenv("SVMTEXT_DOWNLOAD_MIRROR", "http://127.0.0.1:9/")
+    assert _fetch.source_url(url) == ("http://127.0.0.1:9/raw.githubusercontent.com/"
+                                      "owner/repo/0123abcd/dir/file.asc")
+    assert _fetch.source_url("http://127.0.0.1:5/x") == "http://127.0.0.1:5/x"
+
+
+def test_every_source_is_pinned():
+    """Each URL is a file at a fixed commit (40 hex digits) in a public GitHub repository."""
+    urls = [e.url for e in _registry.REGISTRY.values()]
+    urls += [u for e in _registry.ASSEMBLED.values() for u in _ida.split_urls(e).values()]
+    assert len(urls) == len(_registry.REGISTRY) + 8 * 40
+    for url in urls:
+        parts = urllib.parse.urlsplit(url).path.split("/")
+        assert url.startswith("https://raw.githubusercontent.com/"), url
+        assert len(parts[3]) == 40 and int(parts[3], 16) >= 0, url
+
+
+def test_skip_lines_drops_header(home, mirror, monkeypatch):
+    body = b"1 2 3\n4 5 6\n"
+    url = "https://example.org/v1/table.dat"
+    _publish(mirror, url, b"a b c\n" + body)
+    _register(monkeypatch, "toy/table.dat", hashlib.sha256(body).hexdigest(), url, skip_lines=1)
+    assert D.fetch("toy/table.dat").read_bytes() == body
+
+
+def _publish_splits(www: Path, name: str, shared: Path) -> None:
+    entry = _registry.ASSEMBLED[f"raetsch/{name}.npz"]
+    with np.load(shared / "raetsch" / f"{name}.npz") as d:
+        for (part, kind, r), url in _ida.split_urls(entry).items():
+            rows = d[f"{part}_idx"][r - 1]
+            _publish(www, url, _ida.asc_bytes(d["X"][rows] if kind == "data" else d["y"][rows]))
+    if entry.pool is not None:
+        _publish(www, _registry.REGISTRY[entry.pool].url, (shared / entry.pool).read_bytes())
+
+
 @needs_data
-def test_raetsch_pool_from_mat_download(home, server, monkeypatch):
-    """Without the .npz, the pool is rebuilt from the verified .mat file."""
-    www, base = server
-    shutil.copy(Path(SHARED) / "raetsch" / "original_mat" / "thyroid.mat", www / "thyroid.mat")
-    key = "raetsch/original_mat/thyroid.mat"
-    monkeypatch.setitem(_registry.REGISTRY, key,
-                        Entry(_registry.REGISTRY[key].sha256, base + "thyroid.mat"))
-    X, y = D.load_raetsch_pool("thyroid")
-    with np.load(Path(SHARED) / "raetsch" / "thyroid.npz") as d:
-        np.testing.assert_array_equal(X, d["X"])
-        np.testing.assert_array_equal(y, d["y"])
+@pytest.mark.parametrize("name", ["heart", "titanic", "thyroid"])
+def test_raetsch_assembled_from_split_files(home, mirror, name):
+    """Split files (+ .mat pool) in, the canonical .npz arrays out: values and dtypes."""
+    _publish_splits(mirror, name, Path(SHARED))
+    path = D.fetch(f"raetsch/{name}.npz")
+    with np.load(path) as got, np.load(Path(SHARED) / "raetsch" / f"{name}.npz") as ref:
+        assert sorted(got.files) == sorted(ref.files)
+        for k in ref.files:
+            assert got[k].dtype == ref[k].dtype and np.array_equal(got[k], ref[k]), k
+    expected = [f"raetsch/{name}.npz"]
+    if _registry.ASSEMBLED[expected[0]].pool:
+        expected.append(_registry.ASSEMBLED[expected[0]].pool)
+    assert _listing(home) == sorted(expected)         # split files and temporaries removed
+
+
+@needs_data
+@pytest.mark.parametrize("name,key,why", [
+    ("heart", ("test", "data", 7), "not in the pattern pool"),      # a pattern of r = 7 changed
+    ("thyroid", None, "differs from the registered digests in array"),  # the pool itself changed
+])
+def test_raetsch_assembly_detects_a_changed_value(home, mirror, monkeypatch, name, key, why):
+    _publish_splits(mirror, name, Path(SHARED))
+    entry = _registry.ASSEMBLED[f"raetsch/{name}.npz"]
+    if key is not None:
+        url = _ida.split_urls(entry)[key]
+        path = mirror / urllib.parse.urlsplit(url).netloc / urllib.parse.urlsplit(url).path.lstrip("/")
+        A = np.loadtxt(path)
+        A[3, 2] += 1e-7
+        path.write_bytes(_ida.asc_bytes(A))
+    else:   # a pool whose sha256 is registered as it is served, but whose values are not canonical
+        from scipy.io import loadmat, savemat
+        url = _registry.REGISTRY[entry.pool].url
+        path = mirror / urllib.parse.urlsplit(url).netloc / urllib.parse.urlsplit(url).path.lstrip("/")
+        m = loadmat(path)
+        m["data"][0, 0] += 1.0
+        savemat(path, {"data": m["data"], "target": m["target"]})
+        _register(monkeypatch, entry.pool, D.sha256sum(path), url)
+    with pytest.raises(D.ChecksumError, match=rf"raetsch/{name}\.npz.*{why}.*not saved"):
+        D.fetch(f"raetsch/{name}.npz")
+    assert not (home / "raetsch" / f"{name}.npz").exists()
+    assert not [p for p in (home / "raetsch").iterdir() if p.name.startswith(".")]
+
+
+def test_array_digest_sees_dtype_shape_and_bits():
+    a = np.arange(6, dtype=np.int16)
+    d = _ida.array_digest(a)
+    assert d == _ida.array_digest(a.astype(">i2"))              # byte order is normalised
+    assert d != _ida.array_digest(a.astype(np.int32))
+    assert d != _ida.array_digest(a.reshape(2, 3))
+    assert _ida.array_digest(np.zeros(1)) != _ida.array_digest(-np.zeros(1))
+
+
+@needs_data
+def test_registered_digests_match_shared_npz():
+    for relpath, entry in _registry.ASSEMBLED.items():
+        with np.load(Path(SHARED) / relpath) as d:
+            assert {k: _ida.array_digest(d[k]) for k in d.files} == entry.digests, relpath
+
+
+@needs_data
+def test_asc_format_reproduces_public_files():
+    """The .asc writer gives the public bytes of realisation 1 (sha256 in the data folder)."""
+    folder = Path(SHARED) / "raetsch" / "asc_r1"
+    if not folder.is_dir():
+        pytest.skip("asc_r1/ not in the data folder")
+    with np.load(Path(SHARED) / "raetsch" / "heart.npz") as d:
+        for part in ("train", "test"):
+            rows = d[f"{part}_idx"][0]
+            assert _ida.asc_bytes(d["X"][rows]) == (folder / f"heart_{part}_data_1.asc").read_bytes()
+            assert _ida.asc_bytes(d["y"][rows]) == (folder / f"heart_{part}_labels_1.asc").read_bytes()
 
 
 def test_checksum_mismatch_leaves_nothing(home, server, monkeypatch):
@@ -161,25 +272,38 @@ def test_checksum_mismatch_leaves_nothing(home, server, monkeypatch):
     with pytest.raises(D.ChecksumError) as info:
         D.fetch("toy/bad.bin")
     msg = str(info.value)
-    assert "toy/bad.bin" in msg and expected in msg and actual in msg
+    assert "bad.bin" in msg and expected in msg and actual in msg and base + "bad.bin" in msg
     assert _listing(home) == []                          # neither the file nor a temp file
 
 
 def test_http_error_is_missing_file(home, server, monkeypatch):
     _, base = server
     _register(monkeypatch, "toy/absent.bin", "0" * 64, base + "absent.bin")   # 404
-    with pytest.raises(D.DataNotFoundError):
+    with pytest.raises(D.DataNotFoundError, match="404"):
         D.fetch("toy/absent.bin")
     assert _listing(home) == []
 
 
-def test_offline_error_names_file_and_env(home, monkeypatch):
-    _register(monkeypatch, "toy/x.bin", "0" * 64, f"http://127.0.0.1:{_closed_port()}/x.bin")
+def test_offline_error_names_file_url_and_env(home, monkeypatch):
+    url = f"http://127.0.0.1:{_closed_port()}/x.bin"
+    _register(monkeypatch, "toy/x.bin", "0" * 64, url)
     with pytest.raises(FileNotFoundError) as info:
         D.fetch("toy/x.bin")
+    msg = str(info.value)
     assert isinstance(info.value, D.DataNotFoundError)
-    assert "toy/x.bin" in str(info.value) and "SVMTEXT_DATA" in str(info.value)
-    assert _listing(home) == []
+    assert "toy/x.bin" in msg and url in msg and f"SVMTEXT_DATA={home}" in msg
+    assert "fetch --all" in msg
+    assert "no verifiable" not in msg and _listing(home) == []
+
+
+def test_offline_error_in_the_cache(tmp_path, monkeypatch):
+    monkeypatch.delenv("SVMTEXT_DATA", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    with pytest.raises(D.DataNotFoundError) as info:
+        D.fetch("glass/glass.data")
+    msg = str(info.value)
+    assert str(tmp_path / "svmtext") in msg and "SVMTEXT_DATA is not set" in msg
+    assert _registry.REGISTRY["glass/glass.data"].url in msg and "SVMTEXT_DOWNLOAD_MIRROR" in msg
 
 
 def test_offline_loader(home):
@@ -189,21 +313,45 @@ def test_offline_loader(home):
         D.load_mnist("test")
 
 
-def test_download_disabled(home, monkeypatch):
-    with pytest.raises(D.DataNotFoundError, match="glass/glass.data"):
-        D.fetch("glass/glass.data", download=False)
-
-
-def test_raetsch_npz_has_no_download(home):
-    with pytest.raises(D.DataNotFoundError, match=r"raetsch/banana\.npz.*SVMTEXT_DATA"):
+def test_offline_raetsch_names_its_sources(home):
+    with pytest.raises(D.DataNotFoundError) as info:
         D.load_raetsch("banana")
-    with pytest.raises(D.DataNotFoundError, match=r"raetsch/heart\.npz"):
+    msg = str(info.value)
+    assert "raetsch/banana.npz" in msg and "SVMTEXT_DATA" in msg
+    assert "fernando2393/Relevance-Vector-Machine/4692830b" in msg and "banana.mat" in msg
+    assert _listing(home) == []
+    with pytest.raises(D.DataNotFoundError, match=r"raetsch/heart\.npz.*povelfk"):
         D.load_raetsch_pool("heart")
+
+
+def test_download_disabled(home, monkeypatch):
+    with pytest.raises(D.DataNotFoundError, match="glass/glass.data.*disabled"):
+        D.fetch("glass/glass.data", download=False)
+    with pytest.raises(D.DataNotFoundError, match="raetsch/german.npz.*disabled"):
+        D.fetch("raetsch/german.npz", download=False)
 
 
 def test_unknown_file():
     with pytest.raises(KeyError):
         D.fetch("nope/nothing.txt")
+
+
+@needs_data
+def test_command_line_fetch_and_list(home, mirror, capsys):
+    from svmtext.datasets.__main__ import main
+
+    for key in ("glass/glass.data", "sonar/sonar.all-data"):
+        _publish(mirror, _registry.REGISTRY[key].url, (Path(SHARED) / key).read_bytes())
+    assert main(["fetch", "glass", "sonar"]) == 0
+    assert "2 fetched, 0 already present, 0 failed" in capsys.readouterr().out
+    assert _listing(home) == ["glass/glass.data", "sonar/sonar.all-data"]
+    assert main(["fetch", "ionosphere"]) == 1                       # not on the mirror
+    assert "FAILED ionosphere/ionosphere.data" in capsys.readouterr().err
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "glass" in out and "present" in out and str(home) in out
+    with pytest.raises(SystemExit):
+        main(["fetch", "nope"])
 
 
 # ----------------------------------------------------------------------------- argument checks

@@ -2,8 +2,11 @@
 
 Real data live under :func:`data_home` (``$SVMTEXT_DATA`` if set, else
 ``$XDG_CACHE_HOME/svmtext`` or ``~/.cache/svmtext``) in the layout
-``<dataset>/<file>``.  A missing file is downloaded once from its canonical public
-source and kept only if its sha256 matches (see :func:`fetch`).
+``<dataset>/<file>``.  A missing file is fetched on first use from its public source,
+pinned to a commit, and kept only if it matches its registered sha256; the Rätsch/IDA
+files are assembled from the original split files and checked array by array (see
+:func:`fetch`).  ``python -m svmtext.datasets fetch --all`` fetches everything ahead
+of time; ``$SVMTEXT_DOWNLOAD_MIRROR`` redirects the downloads to a local copy.
 
 Loaders
 -------

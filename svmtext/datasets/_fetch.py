@@ -1,13 +1,21 @@
-"""Locate a data file, downloading it once with sha256 verification.
+"""Locate a data file; on first use, download it (sha256-verified) or assemble it.
 
 The data home is ``$SVMTEXT_DATA`` when that variable is set, otherwise a per-user
 cache directory (``$XDG_CACHE_HOME/svmtext``, or ``~/.cache/svmtext``).  Inside it the
 layout is ``<dataset>/<file>`` (for example ``mnist/t10k-labels-idx1-ubyte.gz``).
+Files are read from the data home; a missing one is fetched into it, so
+``SVMTEXT_DATA`` may name an empty folder.
 
-A file that is missing is downloaded from the URL in the registry
-(:data:`svmtext.datasets._registry.REGISTRY`) into a temporary file in the target
-folder; only after its sha256 matched the registered value is it moved into place
-with :func:`os.replace`, so the data home never holds a partial or corrupt file.
+A registered file (:data:`svmtext.datasets._registry.REGISTRY`) is downloaded from its
+pinned URL into a temporary file in the target folder and moved into place with
+:func:`os.replace` only after its sha256 matched, so the data home never holds a
+partial or corrupt file.  An assembled file
+(:data:`svmtext.datasets._registry.ASSEMBLED`) is built from its downloaded sources by
+:mod:`svmtext.datasets._ida` and written the same way.
+
+``$SVMTEXT_DOWNLOAD_MIRROR`` redirects every download: ``https://<host>/<path>`` is
+fetched from ``$SVMTEXT_DOWNLOAD_MIRROR/<host>/<path>`` (a local copy of the public
+sources, e.g. served by ``tools/public_mirror.py``).
 """
 from __future__ import annotations
 
@@ -15,23 +23,32 @@ import hashlib
 import os
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 from . import _registry
 
-__all__ = ["data_home", "fetch", "sha256sum", "DataNotFoundError", "ChecksumError"]
+__all__ = ["data_home", "fetch", "sha256sum", "source_url", "DataNotFoundError", "ChecksumError"]
 
 ENV_VAR = "SVMTEXT_DATA"
+MIRROR_VAR = "SVMTEXT_DOWNLOAD_MIRROR"
 _CHUNK = 1 << 20
 
 
 class DataNotFoundError(FileNotFoundError):
-    """A data file is missing and could not be downloaded (offline, or no public source)."""
+    """A data file is missing from the data home and could not be fetched."""
 
 
 class ChecksumError(OSError):
-    """A downloaded file's sha256 differs from the registered value (nothing was written)."""
+    """Downloaded bytes, or arrays assembled from them, differ from the registered digest.
+
+    Nothing is written to the data home when this is raised.
+    """
+
+
+class DownloadError(OSError):
+    """One URL could not be downloaded (offline, HTTP error, unwritable folder)."""
 
 
 def data_home() -> Path:
@@ -51,6 +68,19 @@ def data_home() -> Path:
     return Path(cache).expanduser() / "svmtext"
 
 
+def source_url(url: str) -> str:
+    """The URL actually requested for ``url``: redirected when ``$SVMTEXT_DOWNLOAD_MIRROR`` is set.
+
+    ``https://<host>/<path>`` becomes ``$SVMTEXT_DOWNLOAD_MIRROR/<host>/<path>``; other
+    schemes are left alone.
+    """
+    mirror = os.environ.get(MIRROR_VAR)
+    parts = urllib.parse.urlsplit(url)
+    if not mirror or parts.scheme != "https":
+        return url
+    return f"{mirror.rstrip('/')}/{parts.netloc}{parts.path}"
+
+
 def sha256sum(path: str | os.PathLike) -> str:
     """Hex sha256 of a file, read in 1 MiB chunks."""
     h = hashlib.sha256()
@@ -60,37 +90,19 @@ def sha256sum(path: str | os.PathLike) -> str:
     return h.hexdigest()
 
 
-def _missing(relpath: str, target: Path, why: str) -> DataNotFoundError:
-    return DataNotFoundError(
-        f"data file {relpath!r} not found at {target} and {why}. "
-        f"Set {ENV_VAR} to a folder that holds '{relpath}' (layout <dataset>/<file>, "
-        f"as in the book's data folder), or connect to the internet so it can be downloaded "
-        f"into the data home ({data_home()}).")
+def replace_atomically(target: Path, write) -> None:
+    """Call ``write(fileobj)`` on a temporary file beside ``target``, then rename it to ``target``.
 
-
-def _download(url: str, target: Path, expected: str, relpath: str, timeout: float) -> None:
+    If ``write`` raises, the temporary file is removed and ``target`` is untouched.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    except OSError as exc:
-        raise _missing(relpath, target, f"its folder is not writable ({exc})") from exc
-    try:
-        h = hashlib.sha256()
         with os.fdopen(fd, "wb") as out:
-            try:
-                with urllib.request.urlopen(url, timeout=timeout) as resp:
-                    for chunk in iter(lambda: resp.read(_CHUNK), b""):
-                        h.update(chunk)
-                        out.write(chunk)
-            except (urllib.error.URLError, OSError) as exc:
-                raise _missing(relpath, target, f"downloading it from {url} failed ({exc})") from exc
+            write(out)
             out.flush()
             os.fsync(out.fileno())
-        actual = h.hexdigest()
-        if actual != expected:
-            raise ChecksumError(
-                f"checksum mismatch for {relpath!r} downloaded from {url}: "
-                f"expected sha256 {expected}, got {actual}; the file was not saved")
+        os.chmod(tmp, 0o644)
         os.replace(tmp, target)
         tmp = None
     finally:
@@ -101,18 +113,91 @@ def _download(url: str, target: Path, expected: str, relpath: str, timeout: floa
                 pass
 
 
+def download_file(url: str, target: Path, sha256: str | None = None, *, skip_lines: int = 0,
+             timeout: float = 60.0) -> None:
+    """Download ``url`` (through :func:`source_url`) to ``target`` atomically.
+
+    Parameters
+    ----------
+    url : str
+        Public URL; :func:`source_url` applies the mirror.
+    target : pathlib.Path
+        Final path; written only when the download is complete and verified.
+    sha256 : str or None
+        Expected hex sha256 of the stored bytes (after ``skip_lines``); ``None`` when
+        the caller verifies what it builds from the file.
+    skip_lines : int, default 0
+        Leading lines of the download not stored (a header the public copy adds).
+    timeout : float, default 60
+        Socket timeout in seconds.
+
+    Raises
+    ------
+    DownloadError
+        Network or HTTP failure, or the folder is not writable.
+    ChecksumError
+        The bytes do not have ``sha256``.
+    """
+    actual = source_url(url)
+
+    def write(out):
+        h = hashlib.sha256()
+        try:
+            with urllib.request.urlopen(actual, timeout=timeout) as resp:
+                for _ in range(skip_lines):
+                    resp.readline()
+                for chunk in iter(lambda: resp.read(_CHUNK), b""):
+                    h.update(chunk)
+                    out.write(chunk)
+        except urllib.error.HTTPError as exc:
+            raise DownloadError(f"{actual}: HTTP {exc.code} {exc.reason}") from exc
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", None) or exc
+            raise DownloadError(f"{actual}: {reason}") from exc
+        if sha256 is not None and h.hexdigest() != sha256:
+            via = f" (via {actual})" if actual != url else ""
+            raise ChecksumError(
+                f"checksum mismatch for {target.name!r} downloaded from {url}{via}: "
+                f"expected sha256 {sha256}, got {h.hexdigest()}; the file was not saved")
+
+    try:
+        replace_atomically(target, write)
+    except PermissionError as exc:
+        raise DownloadError(f"cannot write into {target.parent} ({exc})") from exc
+
+
+def _where() -> str:
+    if os.environ.get(ENV_VAR):
+        return f"the data folder {ENV_VAR}={data_home()}"
+    return f"the data cache {data_home()} ({ENV_VAR} is not set)"
+
+
+def missing(relpath: str, url: str, why: str) -> DataNotFoundError:
+    """The error for a file that is not in the data home and could not be fetched.
+
+    It names the file, the URL, ``SVMTEXT_DATA`` (and the mirror, when one is set).
+    """
+    first = url.split(" and ")[0]
+    via = f" (requested through {MIRROR_VAR}={os.environ[MIRROR_VAR]})" \
+        if source_url(first) != first else ""
+    return DataNotFoundError(
+        f"{relpath!r} is not in {_where()}, and {why}. It comes from {url}{via}. "
+        f"Run `python -m svmtext.datasets fetch --all` once while online, or set {ENV_VAR} "
+        f"to a folder that holds '{relpath}'.")
+
+
 def fetch(relpath: str, *, download: bool = True, timeout: float = 60.0) -> Path:
-    """Path of a registered data file, downloading it first if it is missing.
+    """Path of a data file in the data home, fetching it first if it is missing.
 
     Parameters
     ----------
     relpath : str
         Path relative to :func:`data_home`, e.g. ``"ionosphere/ionosphere.data"``;
-        must be a key of the registry.
+        a key of ``REGISTRY`` (downloaded) or ``ASSEMBLED`` (built from downloads).
     download : bool, default True
         If False, never touch the network: a missing file raises at once.
     timeout : float, default 60
-        Socket timeout in seconds for the download.
+        Socket timeout in seconds for each download.
 
     Returns
     -------
@@ -121,22 +206,37 @@ def fetch(relpath: str, *, download: bool = True, timeout: float = 60.0) -> Path
 
     Raises
     ------
+    KeyError
+        ``relpath`` is not registered.
     DataNotFoundError
-        The file is missing and there is no public source, downloading is disabled, or
-        the download failed (e.g. offline).  The message names the file and ``SVMTEXT_DATA``.
+        The file is missing and downloading is disabled or failed (e.g. offline).  The
+        message names the file, the URL and ``SVMTEXT_DATA``.
     ChecksumError
-        The downloaded bytes do not have the registered sha256; nothing is written.
+        The downloaded bytes (or the arrays assembled from them) do not match the
+        registered digest; nothing is written.
     """
-    try:
-        entry = _registry.REGISTRY[relpath]
-    except KeyError:
-        raise KeyError(f"unknown data file {relpath!r}") from None
+    entry = _registry.REGISTRY.get(relpath) or _registry.ASSEMBLED.get(relpath)
+    if entry is None:
+        raise KeyError(f"unknown data file {relpath!r}")
     target = data_home() / relpath
     if target.is_file():
         return target
-    if entry.url is None:
-        raise _missing(relpath, target, "there is no verifiable public source to download it from")
+    if isinstance(entry, _registry.Assembled):
+        from . import _ida
+
+        url = _ida.sources_url(entry)
+        if not download:
+            raise missing(relpath, url, "downloading is disabled")
+        try:
+            _ida.assemble(relpath, entry, target, timeout=timeout)
+        except DownloadError as exc:
+            raise missing(relpath, url, f"downloading its sources failed ({exc})") from exc
+        return target
     if not download:
-        raise _missing(relpath, target, "downloading is disabled")
-    _download(entry.url, target, entry.sha256, relpath, timeout)
+        raise missing(relpath, entry.url, "downloading is disabled")
+    try:
+        download_file(entry.url, target, entry.sha256, skip_lines=entry.skip_lines,
+                      timeout=timeout)
+    except DownloadError as exc:
+        raise missing(relpath, entry.url, f"downloading it failed ({exc})") from exc
     return target

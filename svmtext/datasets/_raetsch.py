@@ -6,27 +6,19 @@ labels ``y`` in {-1, +1}, and for eight sets the index matrices ``train_idx``,
 1-based IDA number of each row).  Only realisations 1-10 exist here (of 100, or 20
 for image and splice); thyroid, flare_solar and splice are pools without splits.
 
-Download path (an honest account)
----------------------------------
-The ``.npz`` files are an assembly made for this book from several public GitHub
-copies of the IDA ``.asc`` split files and of ``.mat`` pattern pools; no public copy
-of these exact ``.npz`` files exists, so a missing ``.npz`` is *not* downloaded.
-Instead:
-
-- :func:`load_raetsch_pool` falls back to the pattern pool ``twin_datasets/<name>.mat``
-  of GitHub ``Devn913/AGMR_entropy_sparse`` at the pinned commit
-  ``7d5f7cfd8ca4c0f7130bfda3201084db5c093174`` (verified by sha256, stored as
-  ``raetsch/original_mat/<name>.mat``) for banana, breast_cancer, german, image,
-  titanic, waveform, thyroid, flare_solar and splice.  Its ``data`` and ``target``
-  arrays are exactly the ``X`` and ``y`` of the ``.npz`` files.  heart and ringnorm
-  have no such pool.
-- :func:`load_raetsch` needs the ``.npz`` (the split indices): without it, it raises a
-  :class:`DataNotFoundError` naming the file and ``SVMTEXT_DATA``.  The split files
-  themselves are public (GitHub ``fernando2393/Relevance-Vector-Machine``, commit
-  ``4692830b9a8cf938e6b319be4a42e2a3ddde5457``, and ``povelfk/AdvML19-Project-RVM``,
-  commit ``fe15c4dc66753005760c5286ec295f1c2afec61c``), but sha256 values are on record
-  for realisation 1 of five sets only, so they cannot be verified here and are not
-  downloaded.  Get the book's data folder and point ``SVMTEXT_DATA`` at it.
+Download path
+-------------
+A missing ``raetsch/<name>.npz`` is assembled on first use
+(:mod:`svmtext.datasets._ida`) from the original IDA ``.asc`` split files of
+realisations 1-10 (GitHub ``fernando2393/Relevance-Vector-Machine`` at commit
+``4692830b9a8cf938e6b319be4a42e2a3ddde5457`` for banana, breast_cancer, german, image,
+titanic, waveform; ``povelfk/AdvML19-Project-RVM`` at commit
+``fe15c4dc66753005760c5286ec295f1c2afec61c`` for heart and ringnorm) and the pattern
+pools ``twin_datasets/<name>.mat`` of ``Devn913/AGMR_entropy_sparse`` at commit
+``7d5f7cfd8ca4c0f7130bfda3201084db5c093174`` (stored as
+``raetsch/original_mat/<name>.mat``, sha256-verified).  Every assembled array is
+checked against a registered digest of the book's canonical copy before the file is
+written, so the assembled file equals that copy bit for bit.
 
 References
 ----------
@@ -38,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._fetch import data_home, fetch
+from ._fetch import fetch
 
 __all__ = ["load_raetsch", "load_raetsch_pool", "RAETSCH_SPLIT_NAMES", "RAETSCH_POOL_NAMES"]
 
@@ -49,8 +41,6 @@ RAETSCH_SPLIT_NAMES = ("banana", "breast_cancer", "german", "heart", "image", "r
 RAETSCH_POOL_ONLY = ("thyroid", "flare_solar", "splice")
 #: Every available set.
 RAETSCH_POOL_NAMES = RAETSCH_SPLIT_NAMES + RAETSCH_POOL_ONLY
-_HAS_MAT = ("banana", "breast_cancer", "german", "image", "titanic", "waveform",
-            "thyroid", "flare_solar", "splice")
 
 
 def _check_name(name: str) -> None:
@@ -79,20 +69,13 @@ def load_raetsch_pool(name: str) -> tuple[np.ndarray, np.ndarray]:
 
     Notes
     -----
-    Read from ``raetsch/<name>.npz``; if that is missing, from the pool
-    ``raetsch/original_mat/<name>.mat`` (downloaded and checked by sha256 when
-    missing; see the module docstring).  For heart and ringnorm the pool is
-    realisation 1 (training rows, then test rows).
+    Read from ``raetsch/<name>.npz`` (assembled on first use; see the module
+    docstring).  For heart and ringnorm the pool is realisation 1 (training rows,
+    then test rows).
     """
     _check_name(name)
-    npz = data_home() / "raetsch" / f"{name}.npz"
-    if npz.is_file() or name not in _HAS_MAT:
-        with np.load(fetch(f"raetsch/{name}.npz")) as d:
-            return d["X"].astype(np.float64), d["y"].astype(np.int64)
-    from scipy.io import loadmat
-
-    m = loadmat(fetch(f"raetsch/original_mat/{name}.mat"))
-    return m["data"].astype(np.float64), np.where(m["target"].ravel() > 0, 1, -1).astype(np.int64)
+    with np.load(fetch(f"raetsch/{name}.npz")) as d:
+        return d["X"].astype(np.float64), d["y"].astype(np.int64)
 
 
 def load_raetsch(name: str, realisation: int = 0
@@ -122,7 +105,7 @@ def load_raetsch(name: str, realisation: int = 0
     ValueError
         Unknown name, a pool without splits, or realisation out of range.
     DataNotFoundError
-        ``raetsch/<name>.npz`` is missing (it cannot be downloaded).
+        ``raetsch/<name>.npz`` is missing and its sources could not be downloaded.
     """
     _check_name(name)
     if name in RAETSCH_POOL_ONLY:
