@@ -23,6 +23,8 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
 	@echo "make test   unit tests + every chapter executed through nbval"
+	@echo "make fetch-data  download every data set into the data home (then the book runs offline)"
+	@echo "make fresh-check  make test + make book in a fresh clone without ../shared (local download mirror)"
 	@echo "make test-portable  unit tests under each OpenBLAS kernel set (OPENBLAS_CORETYPE)"
 	@echo "make experiments  rerun the cached experiments whose code or configuration changed"
 	@echo "make clean  remove _build and the vendored MathJax"
@@ -89,6 +91,18 @@ experiments: $(STAMP)
 
 experiments-smoke: $(STAMP)
 	$(PY) -m svmtext.experiments --smoke
+
+# Every data set into the data home ($$SVMTEXT_DATA, else ~/.cache/svmtext), e.g. before
+# teaching offline.
+.PHONY: fetch-data fresh-check
+fetch-data: $(STAMP)
+	$(PY) -m svmtext.datasets fetch --all
+
+# A reader's fresh clone with no ../shared: make test and make book, every download served
+# by a local mirror of the public sources built from ../shared/data.
+# FRESH_FLAGS=--link-venv reuses this .venv instead of installing a new one.
+fresh-check:
+	bash tools/fresh_clone_check.sh $(FRESH_FLAGS) ../shared/data
 
 clean:
 	rm -rf _build _vendor
