@@ -4,15 +4,78 @@ Used by every chapter (book: :ref:`sec-margin-figures`). The decision function
 :math:`f(x)` is drawn as filled contours, the boundary :math:`f = 0` as a solid
 line, the margins :math:`f = \pm 1` as dashed lines, and support vectors are
 ringed (free ones solid, bounded ones :math:`\alpha_i = C` dotted).
+
+Importing this module applies :func:`use_book_style`: figures that fit the book's text
+column (about 676 px at a 1280 px window; matplotlib's inline dpi is 100, so at most
+:data:`COLUMN_WIDTH_IN` inches) with text of 9-10 pt, i.e. about 13 px on the page.
+:func:`column_subplots` sizes a grid of panels to the column.
 """
 from __future__ import annotations
 
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 
-__all__ = ["grid_2d", "plot_data", "plot_decision_function", "plot_svm"]
+__all__ = ["BOOK_RC", "COLUMN_WIDTH_IN", "FULL_WIDTH_IN", "column_subplots", "grid_2d",
+           "plot_data", "plot_decision_function", "plot_svm", "use_book_style"]
 
 CLASS_COLORS = ("tab:blue", "tab:red")   # y = -1, y = +1
+
+#: Width (inches at dpi 100) of a figure shown at full size in the text column.
+COLUMN_WIDTH_IN = 6.7
+#: Width of a figure in a cell tagged ``full-width`` (text column plus margin).
+FULL_WIDTH_IN = 10.0
+
+#: matplotlib settings of the book's figures: column-width default size, dpi 100,
+#: fonts of at least 9 pt.
+BOOK_RC = {
+    "figure.figsize": (6.4, 4.0),
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "font.size": 10,
+    "axes.titlesize": 10,
+    "axes.labelsize": 10,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "legend.fontsize": 9,
+    "legend.title_fontsize": 9,
+    "figure.titlesize": 11,
+    "lines.linewidth": 1.5,
+    "lines.markersize": 5,
+}
+
+
+def use_book_style():
+    """Apply :data:`BOOK_RC` to matplotlib (done once on import of this module)."""
+    mpl.rcParams.update(BOOK_RC)
+
+
+def column_subplots(ncols=1, nrows=1, height=None, full_width=False, **kwargs):
+    """``plt.subplots`` sized to the text column (or, deliberately, full width).
+
+    Parameters
+    ----------
+    ncols, nrows : int
+        Grid of panels.
+    height : float, optional
+        Figure height in inches; default ``0.75 * width / ncols`` per row, at most 9 in.
+    full_width : bool
+        Use :data:`FULL_WIDTH_IN` instead of :data:`COLUMN_WIDTH_IN`; tag the cell
+        ``full-width`` so the page shows it at that width.
+    **kwargs
+        Passed to :func:`matplotlib.pyplot.subplots` (``sharey``, ...).
+    """
+    if int(ncols) < 1 or int(nrows) < 1:
+        raise ValueError(f"ncols and nrows must be >= 1; got ncols={ncols}, nrows={nrows}")
+    width = FULL_WIDTH_IN if full_width else COLUMN_WIDTH_IN
+    if height is None:
+        height = min(9.0, nrows * 0.75 * width / ncols)
+    if height <= 0:
+        raise ValueError(f"height must be positive; got {height}")
+    return plt.subplots(int(nrows), int(ncols), figsize=(width, height), **kwargs)
+
+
+use_book_style()
 
 
 def grid_2d(X, resolution=200, pad=0.1):

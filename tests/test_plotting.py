@@ -38,3 +38,23 @@ def test_grid_and_data():
     plt.close(fig)
     with pytest.raises(ValueError, match="2-D"):
         grid_2d(np.ones((3, 3)))
+
+
+def test_book_style_is_legible_at_column_width():
+    import matplotlib as mpl
+
+    from svmtext.plotting import BOOK_RC, COLUMN_WIDTH_IN, column_subplots, use_book_style
+
+    use_book_style()
+    w, h = mpl.rcParams["figure.figsize"]
+    assert w <= 7 and mpl.rcParams["figure.dpi"] == 100
+    for key in ("font.size", "xtick.labelsize", "ytick.labelsize", "legend.fontsize",
+                "axes.labelsize", "axes.titlesize"):
+        assert float(mpl.rcParams[key]) >= 9, key
+    assert BOOK_RC["font.size"] >= 9
+    fig, axes = column_subplots(3, nrows=2, sharey=True)
+    assert axes.shape == (2, 3)
+    assert fig.get_figwidth() == COLUMN_WIDTH_IN and fig.get_figwidth() * fig.dpi <= 700
+    plt.close(fig)
+    with pytest.raises(ValueError, match="ncols"):
+        column_subplots(0)
