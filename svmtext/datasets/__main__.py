@@ -31,8 +31,10 @@ def _list() -> int:
     for name, files in DATASETS.items():
         present = [home / f for f in files if (home / f).is_file()]
         size = sum(p.stat().st_size for p in present)
-        state = "present" if len(present) == len(files) else f"{len(present)}/{len(files)} files"
-        print(f"  {name:24s} {state:12s} {_size(size) if present else '':>9s}  {', '.join(files)}")
+        state = "present" if len(present) == len(files) else "missing"
+        if 0 < len(present) < len(files):
+            state = f"{len(present)} of {len(files)} files"
+        print(f"  {name:24s} {state:14s} {_size(size) if present else '':>9s}")
     return 0
 
 
