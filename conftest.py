@@ -5,6 +5,7 @@ so a chapter ``book/*.md`` with a jupytext header is read with ``jupytext.read``
 and handed to nbval's own collector. ``--require-all-chapters`` makes the run fail
 when a notebook listed in ``_toc.yml`` was not executed (no cell of it passed); plain
 markdown pages of the toc (no jupytext header) are not notebooks and are not required.
+Chapter cells carry the ``chapters`` marker (registered in ``pyproject.toml``).
 """
 from __future__ import annotations
 
@@ -107,6 +108,14 @@ if IPyNbFile is not None:
                 yield from super().collect()
             finally:
                 plugin.nbformat.read = original
+
+
+def pytest_collection_modifyitems(config, items):
+    """Cells of executed chapters carry the ``chapters`` marker (``-m "not chapters"``
+    leaves them out, as ``make test-portable`` does)."""
+    for item in items:
+        if is_notebook(Path(str(item.fspath))):
+            item.add_marker(pytest.mark.chapters)
 
 
 _passed_cells: dict[str, int] = {}
