@@ -177,9 +177,8 @@ def missing(relpath: str, url: str, why: str) -> DataNotFoundError:
 
     It names the file, the URL, ``SVMTEXT_DATA`` (and the mirror, when one is set).
     """
-    first = url.split(" and ")[0]
-    via = f" (requested through {MIRROR_VAR}={os.environ[MIRROR_VAR]})" \
-        if source_url(first) != first else ""
+    mirror = os.environ.get(MIRROR_VAR)
+    via = f" (requested through {MIRROR_VAR}={mirror})" if mirror and url.startswith("https://") else ""
     return DataNotFoundError(
         f"{relpath!r} is not in {_where()}, and {why}. It comes from {url}{via}. "
         f"Run `python -m svmtext.datasets fetch --all` once while online, or set {ENV_VAR} "
