@@ -19,8 +19,11 @@ text        raw ``$``, ``\\command`` or ``{eq}``/``{ref}``/``{numref}``/``{cite}
 untypeset   math nodes MathJax did not typeset
 math-err    MathJax errors and undefined macros
 eq-wide     display equations wider than their container (hidden behind a scroll bar)
-out-wide    outputs, code and tables wider than the text column or scrolling sideways
+out-wide    outputs and tables wider than the text column or scrolling sideways
+code-wide   code cells with lines too long for the column (about 76 characters)
 out-long    printed outputs longer than 40 lines
+cell-error  a cell's error (traceback) among the outputs
+stderr      stray stderr output (warnings, progress bars)
 fig-*       figures (images in the text and in cell outputs) with no caption (not in a
             <figure> with <figcaption>), no or file-name alt text, no label, or shown at
             less than 75 % of their natural width (matplotlib's 10-pt text then drops
@@ -50,8 +53,9 @@ VENDOR_MATHJAX = ROOT / "_vendor" / "mathjax" / "tex-mml-chtml.js"
 MEASURE_JS = Path(__file__).resolve().parent / "pagecheck.js"
 DEFAULT_OUT = ROOT / "_build" / "page-check"
 
-CATEGORIES = ["text", "untypeset", "math-err", "eq-wide", "out-wide", "out-long",
-              "fig-caption", "fig-alt", "fig-label", "fig-small", "console", "network"]
+CATEGORIES = ["text", "untypeset", "math-err", "eq-wide", "out-wide", "code-wide", "out-long",
+              "cell-error", "stderr", "fig-caption", "fig-alt", "fig-label", "fig-small",
+              "console", "network"]
 
 ERROR_HOOK = """<script>
 window.__svmtextErrors = [];
@@ -180,9 +184,18 @@ def check_page(page: Path, out: Path = DEFAULT_OUT, budget_ms: int = 20000,
             f"{d['tex']!r}{loc(d)}")
     for d in rep.get("wide_outputs", []):
         res["items"]["out-wide"].append(
-            f"{d['kind']} hides/overhangs {d['hidden_px']} px: \"{d['excerpt']}\"{loc(d)}")
+            f"{d['kind']} hides/overhangs {d['hidden_px']} px (longest line {d['chars']} chars): "
+            f"\"{d['excerpt']}\"{loc(d)}")
+    for d in rep.get("wide_code", []):
+        res["items"]["code-wide"].append(
+            f"code line of {d['chars']} chars scrolls {d['hidden_px']} px: "
+            f"\"{d['excerpt']}\"{loc(d)}")
     for d in rep.get("long_outputs", []):
         res["items"]["out-long"].append(f"{d['lines']} lines: \"{d['excerpt']}\"{loc(d)}")
+    for d in rep.get("cell_errors", []):
+        res["items"]["cell-error"].append(f"\"{d['excerpt']}\"{loc(d)}")
+    for d in rep.get("stderr", []):
+        res["items"]["stderr"].append(f"\"{d['excerpt']}\"{loc(d)}")
     for d in rep.get("figures", []):
         name = d["label"] or d["src"]
         for p in d["problems"]:
@@ -225,7 +238,7 @@ def format_result(res: dict, max_items: int = 5, root: Path | None = None) -> st
 
 
 def summary_table(results: list[dict], root: Path | None = None) -> str:
-    short = {c: c.replace("fig-", "f-") for c in CATEGORIES}
+    short = {c: c.replace("fig-", "f-").replace("cell-error", "cell-err").replace("code-wide", "code-w") for c in CATEGORIES}
     names = []
     for r in results:
         p = Path(r["page"])
@@ -269,7 +282,11 @@ _DEFECTS = r"""
 <div class="cell_output"><div class="output"><pre>{wide_line}</pre></div></div>
 <div class="cell_output"><div class="output"><pre>{long_lines}</pre></div></div>
 <div class="tbl"><table><tr>{cells}</tr></table></div>
+<div class="cell_input"><div class="highlight"><pre>{wide_code}</pre></div></div>
 <div class="cell_output"><img alt="../_images/0123456789abcdef0123.png" src="{wide_png}"></div>
+<div class="cell_output"><div class="output traceback highlight-ipythontb"><pre>Traceback
+NameError: name 'toys' is not defined</pre></div></div>
+<div class="cell_output"><div class="output stderr highlight-myst-ansi"><pre>UserWarning: x</pre></div></div>
 <script>const DUPLICATE = 1;</script><script>const DUPLICATE = 2;</script>
 """
 
@@ -283,6 +300,7 @@ and a TeX error <span class="math notranslate nohighlight">\(\frac{{1}}{{2}}}}\)
 _CLEAN = r"""
 <p>Plain text with <code>$HOME</code> and <code>\alpha</code> in code is fine.</p>
 <div class="cell_output"><div class="output"><pre>short output</pre></div></div>
+<div class="cell_input"><div class="highlight"><pre>x = 1  # a short line of code</pre></div></div>
 <figure id="fig-test-ok"><img alt="Two clouds of points separated by a line" src="{small_png}">
 <figcaption><p>Figure 1: what to see.</p></figcaption></figure>
 """
@@ -319,7 +337,7 @@ def write_selftest_pages(folder: Path, with_math: bool) -> tuple[Path, Path]:
     bad = _SELFTEST_HEAD.format(
         network='<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/x@1/x.css">',
         mathjax=mathjax)
-    bad += _DEFECTS.format(wide_line="w" * 400,
+    bad += _DEFECTS.format(wide_line="w" * 400, wide_code="x = 1  # " + "c" * 120,
                            long_lines="\n".join(f"row {i}" for i in range(60)),
                            cells="".join(f"<td>column_{i}</td>" for i in range(40)),
                            wide_png=wide_png)
@@ -338,8 +356,8 @@ def write_selftest_pages(folder: Path, with_math: bool) -> tuple[Path, Path]:
 
 
 def expected_defects(with_math: bool) -> list[str]:
-    cats = ["text", "out-wide", "out-long", "fig-caption", "fig-alt", "fig-label",
-            "fig-small", "console", "network"]
+    cats = ["text", "out-wide", "code-wide", "out-long", "cell-error", "stderr", "fig-caption", "fig-alt",
+            "fig-label", "fig-small", "console", "network"]
     return cats + (["math-err", "eq-wide"] if with_math else [])
 
 

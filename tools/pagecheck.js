@@ -76,6 +76,7 @@
     var rep = {column_px: Math.round(col.width), window_px: window.innerWidth,
                mathjax: mathjaxOk, text: [], untypeset: [], math_errors: [], wide_equations: [],
                wide_outputs: [], long_outputs: [], figures: [], console: [],
+               cell_errors: [], stderr: [], wide_code: [],
                n_math: 0, n_display: 0, n_images: 0};
 
     /* 1. raw TeX, $ and MyST roles in the visible text outside math and code */
@@ -157,8 +158,11 @@
       if (scroll > 1 || stick > 1) {
         var kind = el.closest(".cell_output") ? "output" :
                    el.closest(".cell_input") ? "code" : el.tagName.toLowerCase();
-        rep.wide_outputs.push({kind: kind, hidden_px: Math.round(Math.max(scroll, stick)),
-                               excerpt: clip(el.textContent, 80), where: where(el)});
+        var longest = el.textContent.split("\n").reduce(function (a, l) {
+          return l.length > a.length ? l : a; }, "");
+        (kind === "code" ? rep.wide_code : rep.wide_outputs).push({
+          kind: kind, hidden_px: Math.round(Math.max(scroll, stick)),
+          chars: longest.length, excerpt: clip(longest, 90), where: where(el)});
         reported.push(el);
       }
     });
@@ -167,6 +171,18 @@
       if (lines > 40) {
         rep.long_outputs.push({lines: lines, excerpt: clip(el.textContent, 80), where: where(el)});
       }
+    });
+
+    /* errors raised by a cell, and stderr (warnings, progress bars) among the outputs */
+    art.querySelectorAll(".cell_output .output.traceback, .cell_output .output.error")
+      .forEach(function (el) {
+        var pre = el.querySelector("pre") || el;
+        var lines = pre.textContent.trim().split("\n").filter(function (l) { return l.trim(); });
+        rep.cell_errors.push({excerpt: clip(lines.length ? lines[lines.length - 1] : "", 120),
+                              where: where(el)});
+      });
+    art.querySelectorAll(".cell_output .output.stderr").forEach(function (el) {
+      rep.stderr.push({excerpt: clip(el.textContent, 100), where: where(el)});
     });
 
     /* 5. figures: caption, alt text, label, legible width */
