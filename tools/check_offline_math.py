@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Check that a built page typesets its math with no request leaving the machine.
 
+The full reader's check of every page (raw TeX in the text, wide equations and outputs,
+figures, console errors) is tools/check_pages.py, which uses this module's Chromium
+and net-log helpers; this script stays as the math-only check with a screenshot.
+
     python tools/check_offline_math.py                       # _build/html/book/intro.html
     python tools/check_offline_math.py --window-size 1280,7000 --crop 2400,4200
     python tools/check_offline_math.py --self-test           # the check catches a CDN page
