@@ -69,6 +69,11 @@
   }
 
   function measure(mathjaxOk) {
+    /* a reader can open every dropdown (solutions, hidden cells): measure them open */
+    document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+    document.querySelectorAll(".toggle-hidden").forEach(function (el) {
+      el.classList.remove("toggle-hidden");
+    });
     var art = document.querySelector("article.bd-article") ||
               document.querySelector("main article") || document.querySelector("main") ||
               document.body;
