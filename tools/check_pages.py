@@ -40,6 +40,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -51,7 +52,6 @@ ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
 VENDOR_MATHJAX = ROOT / "_vendor" / "mathjax" / "tex-mml-chtml.js"
 MEASURE_JS = Path(__file__).resolve().parent / "pagecheck.js"
-DEFAULT_OUT = ROOT / "_build" / "page-check"
 
 CATEGORIES = ["text", "untypeset", "math-err", "eq-wide", "out-wide", "code-wide", "out-long",
               "cell-error", "stderr", "fig-caption", "fig-alt", "fig-label", "fig-small",
@@ -112,9 +112,13 @@ def redirect_target(html: str) -> str | None:
     return m.group(1) if m else None
 
 
-def check_page(page: Path, out: Path = DEFAULT_OUT, budget_ms: int = 20000,
+def check_page(page: Path, out: Path | None = None, budget_ms: int = 20000,
                size: str = "1280,1600") -> dict:
-    """Measure one page; returns {"page", "counts", "items", "notes"}."""
+    """Measure one page; returns {"page", "counts", "items", "notes"}.
+
+    ``out`` keeps the net log and the dumped DOM (default: a temporary folder, removed).
+    File names carry the process id, so several checks can run at once.
+    """
     page = page.resolve()
     html = page.read_text(encoding="utf-8")
     res = {"page": str(page), "counts": dict.fromkeys(CATEGORIES, 0),
@@ -129,12 +133,15 @@ def check_page(page: Path, out: Path = DEFAULT_OUT, budget_ms: int = 20000,
         return res
 
     exe = find_chromium()
+    keep = out is not None
+    out = Path(out) if keep else Path(tempfile.mkdtemp(prefix="svmtext-page-check-"))
     out.mkdir(parents=True, exist_ok=True)
+    tag = f"{page.stem}-{os.getpid()}"
     copy_html, note = instrument(html, page)
     if note:
         res["notes"].append(note)
-    copy = page.parent / f".pagecheck-{page.stem}.html"
-    netlog = out / f"{page.stem}.netlog.json"
+    copy = page.parent / f".pagecheck-{tag}.html"
+    netlog = out / f"{tag}.netlog.json"
     marker = '<script type="application/json" id="svmtext-pagecheck">'
     try:
         copy.write_text(copy_html, encoding="utf-8")
@@ -146,9 +153,11 @@ def check_page(page: Path, out: Path = DEFAULT_OUT, budget_ms: int = 20000,
             res["notes"].append(f"no report within {budget_ms * (attempt + 1)} ms: retried")
     finally:
         copy.unlink(missing_ok=True)
-    (out / f"{page.stem}.dom.html").write_text(dom, encoding="utf-8")
-
     net = inspect_netlog(netlog)
+    if keep:
+        (out / f"{tag}.dom.html").write_text(dom, encoding="utf-8")
+    else:
+        shutil.rmtree(out, ignore_errors=True)
     for r in net["page"]:
         res["items"]["network"].append(f"page requested {r['url'][:120]}")
     for h in net["remote_connects"]:
@@ -361,7 +370,7 @@ def expected_defects(with_math: bool) -> list[str]:
     return cats + (["math-err", "eq-wide"] if with_math else [])
 
 
-def self_test(out: Path = DEFAULT_OUT, budget_ms: int = 20000, size: str = "1280,1600",
+def self_test(out: Path | None = None, budget_ms: int = 20000, size: str = "1280,1600",
               verbose: bool = True) -> bool:
     with_math = VENDOR_MATHJAX.is_file()
     with tempfile.TemporaryDirectory(prefix="svmtext-pagecheck-") as tmp:
@@ -388,7 +397,7 @@ def main(argv=None) -> int:
     ap.add_argument("--html", type=Path, default=HTML, help="built site (default _build/html)")
     ap.add_argument("--report", type=Path, help="also write the report to this file")
     ap.add_argument("--max", type=int, default=8, help="offending snippets shown per kind")
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="net logs and dumped DOMs")
+    ap.add_argument("--out", type=Path, help="keep the net logs and dumped DOMs here")
     ap.add_argument("--budget", type=int, default=20000, help="virtual time budget in ms")
     ap.add_argument("--window-size", default="1280,1600")
     ap.add_argument("--self-test", action="store_true",
