@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments experiments-smoke clean
+.PHONY: help venv book test test-unit test-portable test-chapters experiments experiments-smoke lab notebooks clean
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -27,6 +27,8 @@ help:
 	@echo "make fresh-check  make test + make book in a fresh clone without ../shared (local download mirror)"
 	@echo "make test-portable  unit tests under each OpenBLAS kernel set (OPENBLAS_CORETYPE)"
 	@echo "make experiments  rerun the cached experiments whose code or configuration changed"
+	@echo "make lab    install JupyterLab + jupyterlab-myst (requirements-lab.txt) and open the book"
+	@echo "make notebooks  every chapter as .ipynb in _build/notebooks"
 	@echo "make clean  remove _build and the vendored MathJax"
 
 $(STAMP): requirements.txt pyproject.toml
@@ -91,6 +93,36 @@ experiments: $(STAMP)
 
 experiments-smoke: $(STAMP)
 	$(PY) -m svmtext.experiments --smoke
+
+# JupyterLab with jupyterlab-myst (MyST directives and roles in markdown cells),
+# pinned in requirements-lab.txt so that `make test` stays lean. Chapters are
+# MyST-markdown notebooks: jupytext (in requirements.txt) opens book/*.md as notebooks.
+LAB_STAMP := $(VENV)/.svmtext-lab-installed
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
+
+# overrides.json: a double click opens a markdown chapter as a notebook (jupytext)
+$(LAB_STAMP): requirements-lab.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements.txt -r requirements-lab.txt
+	@mkdir -p $(LAB_SETTINGS)
+	@echo '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers":' \
+	      '{"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' \
+	      > $(LAB_SETTINGS)/overrides.json
+	@touch $@
+
+lab: $(LAB_STAMP)
+	MPLBACKEND=module://matplotlib_inline.backend_inline \
+	    $(VENV)/bin/jupyter lab book/intro.md
+
+# Every chapter as a classic .ipynb in _build/notebooks (outside book/, ignored by git
+# and by the book build).
+NOTEBOOKS := _build/notebooks
+
+notebooks: $(STAMP)
+	@mkdir -p $(NOTEBOOKS)
+	@for md in $$(grep -l '^jupytext:' book/*.md); do \
+	  $(VENV)/bin/jupytext --quiet --to ipynb --output $(NOTEBOOKS)/$$(basename $$md .md).ipynb $$md \
+	  && echo "$(NOTEBOOKS)/$$(basename $$md .md).ipynb"; \
+	done
 
 # Every data set into the data home ($$SVMTEXT_DATA, else ~/.cache/svmtext), e.g. before
 # teaching offline.
