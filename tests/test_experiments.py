@@ -140,3 +140,32 @@ def test_smoke_run(name, tmp_path):
     mod.run(mod.SMOKE_CONFIG, root=tmp_path)
     payload = load_cache(name, mod.SMOKE_CONFIG, root=tmp_path)
     assert payload["results"]
+
+
+def test_stale_option_reruns_exactly_the_stale_caches(package, tmp_path, monkeypatch, capsys):
+    """``python -m svmtext.experiments --stale`` reruns a cache when it is missing or
+    its code changed, and leaves a current one alone."""
+    import sys
+    import types
+
+    from svmtext.experiments import _cache
+
+    cli = importlib.import_module("svmtext.experiments.__main__")
+    runs = []
+
+    def run(config, root=None):
+        runs.append(config)
+        return write_cache("demo", config, {"accuracy": 0.9}, root=root)
+
+    demo = types.SimpleNamespace(CONFIG={"n": 10}, SMOKE_CONFIG={"n": 2}, run=run)
+    monkeypatch.setitem(sys.modules, "svmtext.experiments.demo", demo)
+    monkeypatch.setattr(cli, "EXPERIMENTS", ["demo"])
+    monkeypatch.setattr(cli, "RESULTS", tmp_path / "results")
+    monkeypatch.setattr(_cache, "RESULTS", tmp_path / "results")
+    assert cli.main([]) == 1 and "no cached results" in capsys.readouterr().out
+    assert cli.main(["--stale"]) == 0 and len(runs) == 1
+    assert cli.main(["--stale"]) == 0 and len(runs) == 1       # current: not rerun
+    core = package / CORE
+    core.write_text(core.read_text().replace("x + 1", "x + 3"))
+    assert cli.main([]) == 1 and "svmtext.solver._core" in capsys.readouterr().out
+    assert cli.main(["--stale"]) == 0 and len(runs) == 2
