@@ -30,12 +30,14 @@ import cvxopt
 import numpy as np
 from scipy.optimize import linprog
 
-from .base import BaseSVC, check_C
+from ._validation import check_C, check_dual_problem
+from .base import BaseSVC
 from .kernels import check_psd, linear_kernel
-from .kkt import free_and_bounded, intercept_from_alpha, kkt_residuals
+from .kkt import dual_objective_from_coef, free_and_bounded, intercept_from_alpha, kkt_residuals
 
 __all__ = [
     "DualSolution", "PrimalSolution", "solve_dual", "solve_primal", "dual_objective",
+    "dual_objective_from_coef",
     "primal_objective", "check_problem", "check_separable", "QPSVC",
 ]
 
@@ -77,9 +79,9 @@ class PrimalSolution:
 
 
 def dual_objective(alpha, K, y):
-    r""":math:`W(\alpha) = \mathbf 1^\top\alpha - \tfrac12 \alpha^\top Q \alpha`, :math:`Q_{ij} = y_i y_j K_{ij}`."""
-    v = np.asarray(alpha) * np.asarray(y)
-    return float(np.sum(alpha) - 0.5 * v @ np.asarray(K) @ v)
+    r""":math:`W(\alpha) = \mathbf 1^\top\alpha - \tfrac12 \alpha^\top Q \alpha`, :math:`Q_{ij} = y_i y_j K_{ij}`
+    (see :func:`dual_objective_from_coef`)."""
+    return dual_objective_from_coef(np.asarray(alpha) * np.asarray(y), K)
 
 
 def primal_objective(alpha, b, K, y, C=None):
@@ -99,18 +101,9 @@ def primal_objective(alpha, b, K, y, C=None):
 
 
 def check_problem(K, y):
-    """Validate a dual problem: ``K`` n x n and finite, ``y`` of -1/+1 with both classes."""
-    K = np.asarray(K, dtype=float)
-    y = np.asarray(y, dtype=float).ravel()
-    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] != len(y):
-        raise ValueError(f"K must be n x n with n = len(y) = {len(y)}; got shape {K.shape}")
-    if not np.all(np.isfinite(K)) or not np.all(np.isfinite(y)):
-        raise ValueError("K and y must not contain NaN or infinite values")
-    if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("y must contain only the labels -1 and +1")
-    if len(np.unique(y)) < 2:
-        raise ValueError("y contains only one class; an SVM needs both -1 and +1")
-    return K, y
+    """Validate a dual problem: ``K`` n x n and finite, ``y`` of -1/+1 with both classes
+    (:func:`svmtext._validation.check_dual_problem`)."""
+    return check_dual_problem(K, y)
 
 
 def check_separable(K, y):
@@ -283,9 +276,16 @@ class QPSVC(BaseSVC):
     Slow (dense interior point, :math:`O(n^3)`) but exact: the yardstick for every
     other solver in the book. ``C=float('inf')`` fits the hard margin and raises
     ``ValueError`` when the data are not separable.
+
+    Parameters and attributes are those of :class:`~svmtext.base.BaseSVC`;
+    ``fit_info_`` adds ``kkt_violation``, ``iterations`` and ``status`` (cvxopt's).
+
+    References
+    ----------
+    Cortes, C. and Vapnik, V. (1995). Support-vector networks. *Machine Learning* 20, 273--297.
     """
 
     def _solve(self, K, y, C):
         sol = solve_dual(K, y, C)
-        return sol.alpha, sol.b, {"objective": sol.objective, "kkt_violation": sol.kkt_violation,
+        return sol.alpha, sol.b, {"kkt_violation": sol.kkt_violation,
                                   "iterations": sol.iterations, "status": sol.status}
