@@ -52,7 +52,7 @@ def check_gram(K, name="K", dtype=float):
     """A square, finite Gram matrix."""
     K = np.asarray(K, dtype=dtype)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
-        raise ValueError(f"{name} must be a square (n, n) Gram matrix; got shape {K.shape}")
+        raise ValueError(f"{name} must be a square n x n Gram matrix; got shape {K.shape}")
     if not np.all(np.isfinite(K)):
         raise ValueError(f"{name} contains NaN or infinite entries")
     return K

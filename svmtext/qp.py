@@ -137,10 +137,10 @@ def _run_qp(hard, *args):
                          f"(cvxopt: {exc})") from exc
 
 
-def _polish(alpha, K, y, C, tau):
-    """Solve the KKT equalities on the free set read off an interior-point answer."""
-    free = (alpha > tau) & (alpha < C - tau)
-    bounded = alpha >= C - tau if np.isfinite(C) else np.zeros_like(free)
+def _polish(alpha, K, y, C, eps):
+    """Solve the KKT equalities on the free set read off an interior-point answer
+    (``eps``: distance to a bound under which an alpha counts as at it)."""
+    free, bounded = free_and_bounded(alpha, C, eps)
     a = np.where(bounded, C if np.isfinite(C) else 0.0, 0.0)
     F = np.flatnonzero(free)
     if len(F) == 0:
@@ -194,25 +194,25 @@ def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> D
     if res["status"] not in ("optimal", "unknown"):
         raise ValueError(f"the dual QP failed: cvxopt status {res['status']!r}")
     scale = C if np.isfinite(C) else max(1.0, float(raw.max()))
-    tau = 1e-7 * scale
-    raw_b = intercept_from_alpha(raw, K, y, C, tol=tau)
+    eps = 1e-7 * scale
+    raw_b = intercept_from_alpha(raw, K, y, C, tol=eps)
     raw_viol = kkt_residuals(raw, raw_b, K, y, C).max_violation
     alpha, b, viol = raw, raw_b, raw_viol
     if polish:
-        cand = _polish(raw, K, y, C, tau)
+        cand = _polish(raw, K, y, C, eps)
         if np.all(cand >= -1e-12) and np.all(cand <= C + 1e-12):
             cand = np.clip(cand, 0.0, C)
-            cand_b = intercept_from_alpha(cand, K, y, C, tol=tau)
+            cand_b = intercept_from_alpha(cand, K, y, C, tol=eps)
             cand_viol = kkt_residuals(cand, cand_b, K, y, C).max_violation
             if cand_viol <= raw_viol:
                 alpha, b, viol = cand, cand_b, cand_viol
     if np.isinf(C) and viol > 1e-3:
         raise ValueError("hard-margin SVM did not converge (the data are nearly inseparable); "
                          "use a finite C")
-    alpha = np.where(alpha > tau, alpha, 0.0)
+    alpha = np.where(alpha > eps, alpha, 0.0)
     if np.isfinite(C):
-        alpha = np.where(alpha >= C - tau, C, alpha)
-    free, bounded = free_and_bounded(alpha, C, tol=tau)
+        alpha = np.where(alpha >= C - eps, C, alpha)
+    free, bounded = free_and_bounded(alpha, C, tol=eps)
     return DualSolution(
         alpha=alpha, b=b, objective=dual_objective(alpha, K, y), C=C,
         support=np.flatnonzero(alpha > 0), free=np.flatnonzero(free),

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmtext import datasets
 from svmtext.kernels import rbf_kernel
@@ -187,11 +186,3 @@ def test_smosvc_matches_svc_predictions():
     assert clf.fit_info_["dual_objective"] == pytest.approx(sk_W, rel=1e-5)
     clf32 = SMOSVC(C=C, gamma=gamma, tol=TOL, dtype="float32").fit(X, y)
     assert clf32.fit_info_["dual_objective"] == pytest.approx(sk_W, rel=1e-5)
-
-
-@parametrize_with_checks([SMOSVC(), SMOSVC(selection="platt", kernel="linear"),
-                          SMOSVC(selection="mvp", shrinking=False)])
-def test_sklearn_compatible(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        check(estimator)

@@ -53,7 +53,7 @@ __all__ = ["interaction_matrix", "capacity_factor", "quasi_steady_bias",
 
 
 def interaction_matrix(K, y):
-    r"""Species interactions :math:`A_{ij} = -y_i y_j K_{ij}` (book eq. :eq:`eq-lv-A`).
+    r"""Species interactions :math:`A_{ij} = -y_i y_j K_{ij}` (book eq. :eq:`eq-lv-hard`).
 
     For a kernel with :math:`K_{ij} > 0` (e.g. RBF), :math:`A_{ij} < 0`
     (competition) when :math:`y_i = y_j` and :math:`A_{ij} > 0` (mutualism)
