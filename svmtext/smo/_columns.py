@@ -5,7 +5,7 @@ of the Gram matrix. Two providers are defined here:
 
 * :class:`GramColumns` reads blocks of a precomputed ``(n, n)`` matrix ``K``;
 * :class:`KernelColumns` computes them from the data ``X`` with one matrix product per
-  block (BLAS), e.g. for the Gaussian kernel
+  block (BLAS, through :mod:`svmtext.kernels`), e.g. for the Gaussian kernel
 
   .. math::
 
@@ -113,78 +113,6 @@ class KernelColumns:
         if self.kernel == "rbf":     # the stored squared norms save a pass over A
             return rbf_kernel(A, B, gamma=self.gamma, X_sq=sqA, Y_sq=sqB)
         return np.asarray(self._k(A, B), dtype=self.dtype)
-
-    def active_columns(self, cols):
-        """``K[active, cols]`` as an array of shape ``(n_active, len(cols))``."""
-        block = self.K[:, cols] if self._rows is None else self.K[np.ix_(self._rows, cols)]
-        self.n_kernel_evals += block.size
-        return block
-
-    def block(self, rows, cols):
-        """``K[rows, cols]`` for index arrays ``rows`` and ``cols``."""
-        out = self.K[np.ix_(rows, cols)]
-        self.n_kernel_evals += out.size
-        return out
-
-
-class KernelColumns:
-    """Column provider that evaluates a kernel on data ``X``, a block at a time.
-
-    Parameters
-    ----------
-    X : (n, d) array
-    kernel : {'linear', 'poly', 'rbf'} or callable, default 'rbf'
-        A callable must map ``(A, B)`` to the matrix ``k(a_i, b_j)``.
-    gamma, degree, coef0 : float
-        Kernel parameters (``gamma`` already a number).
-    dtype : numpy dtype, default float64
-        Precision of the kernel columns. LIBSVM stores :math:`Q` in single
-        precision (``float32``), which halves the memory and the time of a column.
-    """
-
-    def __init__(self, X, kernel="rbf", *, gamma=1.0, degree=3, coef0=0.0,
-                 dtype=np.float64):
-        X = np.asarray(X)
-        if X.ndim != 2:
-            raise ValueError(f"X must be a 2-D array; got shape {X.shape}")
-        if not np.all(np.isfinite(X)):
-            raise ValueError("X contains NaN or infinite values")
-        self.kernel = kernel
-        self.gamma, self.degree, self.coef0 = gamma, degree, coef0
-        self.dtype = np.dtype(dtype)
-        self.X = np.ascontiguousarray(X, dtype=self.dtype)
-        self.n = len(X)
-        self.sq = np.einsum("ij,ij->i", self.X, self.X)
-        self._k = get_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
-        self._diag = kernel_diag(X, kernel, gamma=gamma, degree=degree, coef0=coef0)
-        self.n_kernel_evals = 0
-        self.set_active(None)
-
-    def diag(self):
-        """The diagonal :math:`k(x_i, x_i)` (float64)."""
-        return np.asarray(self._diag, dtype=np.float64)
-
-    def set_active(self, rows):
-        """Keep a contiguous copy of the active rows ``X[rows]`` (``None``: all rows)."""
-        self._rows = None if rows is None else np.asarray(rows)
-        self._Xa = self.X if rows is None else self.X[rows]
-        self._sqa = self.sq if rows is None else self.sq[rows]
-
-    def _kernel(self, A, sqA, B, sqB):
-        if callable(self.kernel):
-            return np.asarray(self.kernel(A, B), dtype=self.dtype)
-        P = (A @ B[0])[:, None] if len(B) == 1 else A @ B.T   # one column: gemv
-        if self.kernel == "linear":
-            return P
-        if self.kernel == "poly":
-            return (self.gamma * P + self.coef0) ** self.degree
-        # rbf: ||a||^2 + ||b||^2 - 2 <a, b>, computed in place
-        P *= -2.0
-        P += sqA[:, None]
-        P += sqB[None, :]
-        np.maximum(P, 0.0, out=P)
-        P *= -self.gamma
-        return np.exp(P, out=P)
 
     def active_columns(self, cols):
         """``K[active, cols]``, shape ``(n_active, len(cols))``: one matrix product."""
