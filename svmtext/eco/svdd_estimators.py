@@ -117,7 +117,7 @@ class SVDD(_SVDDBase):
         return self._publish(X, solve_svdd_qp(K, self.C_), K, np.arange(len(X)))
 
 
-class EcoSVDD(_SVDDBase):
+class EcoSVDD(SVDD):
     __doc__ = r"""Online SVDD by invasion (EcoSVDD; the same test as FISVDD).
 
     A new point invades iff :math:`\lVert\phi(x)-a\rVert^2 - R^2 >`
@@ -143,7 +143,7 @@ class EcoSVDD(_SVDDBase):
 """
 
     _parameter_constraints = {
-        **_SVDDBase._parameter_constraints,
+        **SVDD._parameter_constraints,
         "n_start": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "invasion_threshold": [Interval(Real, None, None, closed="neither")],
@@ -151,11 +151,7 @@ class EcoSVDD(_SVDDBase):
 
     def __init__(self, *, C=1.0, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
                  n_start=10, tol=1e-8, invasion_threshold=0.0):
-        self.C = C
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
+        super().__init__(C=C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
         self.n_start = n_start
         self.tol = tol
         self.invasion_threshold = invasion_threshold
