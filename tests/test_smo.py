@@ -8,6 +8,7 @@ from sklearn.svm import SVC
 
 from svmtext import datasets
 from svmtext.kernels import rbf_kernel
+from svmtext.kkt import dual_objective_from_coef, free_and_bounded
 from svmtext.qp import dual_objective, primal_objective, solve_dual
 from svmtext.smo import (SMOSVC, ColumnCache, GramColumns, KernelColumns, smo_solve)
 
@@ -37,8 +38,8 @@ def _reference(name):
         qp = solve_dual(K, y, C)
         sk = SVC(C=C, gamma=gamma, tol=TOL).fit(X, y)
         v = sk.dual_coef_[0]
-        sk_W = float(np.abs(v).sum() - 0.5 * v @ K[np.ix_(sk.support_, sk.support_)] @ v)
-        sk_bounded = int(np.sum(np.abs(v) >= C * (1 - 1e-12)))
+        sk_W = dual_objective_from_coef(v, K[np.ix_(sk.support_, sk.support_)])
+        sk_bounded = int(np.sum(free_and_bounded(np.abs(v), C, 1e-12 * C)[1]))
         _ref_cache[name] = (X, y, C, gamma, K, qp, sk, sk_W, sk_bounded)
     return _ref_cache[name]
 
