@@ -69,21 +69,19 @@ def squared_distances(X, Y=None, Y_sq=None, X_sq=None):
     """
     X, Y = _as_pair(X, Y)
     if X_sq is None:
-        X_sq = np.einsum("ij,ij->i", X, X)
+        X_sq = (X * X).sum(1)
     if Y_sq is None:
-        Y_sq = np.einsum("ij,ij->i", Y, Y)
-    D = (X @ Y[0])[:, None] if len(Y) == 1 else X @ Y.T
+        Y_sq = (Y * Y).sum(1)
+    D = (X @ Y[0])[:, None] if len(Y) == 1 < len(X) else X @ Y.T   # one column: gemv
     D *= -2.0
-    D += X_sq[:, None]
-    D += Y_sq[None, :]
+    D += X_sq[:, None] + Y_sq[None, :]
     return np.maximum(D, 0.0, out=D)
 
 
 def rbf_kernel(X, Y=None, gamma=1.0, Y_sq=None, X_sq=None):
     r"""Gaussian (RBF) kernel :math:`K_{ij} = \exp(-\gamma \lVert x_i - y_j \rVert^2)`."""
     D = squared_distances(X, Y, Y_sq, X_sq)
-    D *= -gamma
-    return np.exp(D, out=D)
+    return np.exp(-gamma * D, out=D)
 
 
 KERNELS = {"linear": linear_kernel, "poly": polynomial_kernel, "rbf": rbf_kernel}
