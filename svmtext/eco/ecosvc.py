@@ -1,6 +1,6 @@
 r"""EcoSVM: online SVM learning by ecological invasion (book: :ref:`sec-eco-online`).
 
-The algorithm (source, Sec. IV and SI VIII), with the defects of the public
+The algorithm (Howell et al. 2020, Sec. IV and SI VIII), with the defects of the public
 reference code corrected:
 
 1. *Initial batch*: collect the first ``n_start`` points (more if one class is
