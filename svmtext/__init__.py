@@ -7,12 +7,28 @@ The library behind the book: each chapter has one module (or small subpackage).
 * :mod:`svmtext.smo` -- sequential minimal optimisation;
 * :mod:`svmtext.eco` -- the ecological reading (Lotka--Volterra, EcoSVM, EcoSVDD);
 * :mod:`svmtext.datasets`, :mod:`svmtext.plotting`, :mod:`svmtext.experiments`.
+
+The subpackages, and with them numpy's heavier neighbours (scikit-learn, cvxopt, numba,
+matplotlib), load on first use, so ``import svmtext`` is fast.
 """
-from . import datasets, eco, kernels, kkt, plotting, qp, smo
-from .eco import SVDD, EcoSVC, EcoSVDD
-from .qp import QPSVC
-from .smo import SMOSVC, smo_solve
+import importlib
 
 __version__ = "0.1.0"
+
+_SUBMODULES = ("datasets", "eco", "experiments", "kernels", "kkt", "plotting", "qp", "smo")
+_NAMES = {"QPSVC": "qp", "SMOSVC": "smo", "smo_solve": "smo", "EcoSVC": "eco", "SVDD": "eco",
+          "EcoSVDD": "eco"}
 __all__ = ["datasets", "eco", "kernels", "kkt", "plotting", "qp", "smo",
            "QPSVC", "SMOSVC", "EcoSVC", "SVDD", "EcoSVDD", "smo_solve", "__version__"]
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name in _NAMES:
+        return getattr(importlib.import_module(f".{_NAMES[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

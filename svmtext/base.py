@@ -14,25 +14,27 @@ exactly as scikit-learn's ``SVC`` stores them.
 """
 from __future__ import annotations
 
-import numbers
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .kernels import get_kernel, resolve_gamma
+from ._validation import check_C
+from .kernels import get_kernel, kernel_diag, resolve_gamma
+from .kkt import dual_objective_from_coef
 
-__all__ = ["BaseSVC", "check_C", "labels_to_pm1"]
+__all__ = ["BaseSVC", "KernelParamsMixin", "check_C", "labels_to_pm1", "KERNEL_CONSTRAINTS"]
 
-
-def check_C(C):
-    """Validate the box constant: a positive number, or ``inf``/``None`` for the hard margin."""
-    if C is None:
-        return np.inf
-    if not isinstance(C, numbers.Real) or isinstance(C, bool) or np.isnan(C) or C <= 0:
-        raise ValueError(f"C must be a positive number (or inf for the hard margin); got {C!r}")
-    return float(C)
+KERNEL_CONSTRAINTS = {
+    "kernel": [StrOptions({"linear", "poly", "rbf"}), callable],
+    "degree": [Interval(Integral, 0, None, closed="left")],
+    "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="neither")],
+    "coef0": [Interval(Real, None, None, closed="neither")],
+}
+"""scikit-learn parameter constraints of the kernel parameters (every estimator)."""
 
 
 def labels_to_pm1(y):
@@ -50,7 +52,23 @@ def labels_to_pm1(y):
     return classes, np.where(y == classes[1], 1.0, -1.0)
 
 
-class BaseSVC(ClassifierMixin, BaseEstimator):
+class KernelParamsMixin:
+    """The kernel of an estimator with ``kernel, gamma, degree, coef0``: one place that
+    resolves ``gamma`` (:func:`~svmtext.kernels.resolve_gamma`) and builds ``k`` and its diagonal."""
+
+    def _resolve_kernel(self, X):
+        """Set ``_gamma`` from the training data ``X``."""
+        self._gamma = resolve_gamma(self.gamma, X) if self.kernel in ("rbf", "poly") else None
+
+    def _kernel_function(self):
+        return get_kernel(self.kernel, gamma=self._gamma, degree=self.degree, coef0=self.coef0)
+
+    def _kernel_diag(self, X):
+        return kernel_diag(X, self.kernel, gamma=self._gamma, degree=self.degree,
+                           coef0=self.coef0)
+
+
+class BaseSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     """Binary kernel SVM; subclasses implement ``_solve(K, y) -> (alpha, b, info)``.
 
     Parameters
@@ -61,11 +79,34 @@ class BaseSVC(ClassifierMixin, BaseEstimator):
     degree : int, default=3
     gamma : float or {'scale', 'auto'}, default='scale'
     coef0 : float, default=0.0
+
+    Attributes
+    ----------
+    classes_ : (2,) array
+        The labels; ``classes_[1]`` is :math:`y = +1`.
+    alpha_ : (n,) array
+        Dual variables of the training points.
+    support_ : (n_SV,) int array
+        Indices of the support vectors (:math:`\\alpha_i > 0`).
+    support_vectors_ : (n_SV, d) array
+    dual_coef_ : (1, n_SV) array
+        :math:`\\alpha_i y_i` of the support vectors.
+    intercept_ : (1,) array
+        The bias :math:`b`.
+    n_support_ : (2,) int array
+        Support vectors per class.
+    C_ : float
+        The box constant used.
+    fit_info_ : dict
+        ``dual_objective`` (:math:`W(\\alpha)`, maximised; the same value and sign for
+        every solver, from :func:`svmtext.kkt.dual_objective_from_coef`) and what the
+        solver reports.
     """
 
-    _support_tol = 0.0  # alpha_i > this marks a support vector
+    _parameter_constraints = {"C": [Interval(Real, 0.0, np.inf, closed="right")],   # inf: hard margin
+                              **KERNEL_CONSTRAINTS}
 
-    def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0):
+    def __init__(self, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0):
         self.C = C
         self.kernel = kernel
         self.degree = degree
@@ -82,15 +123,13 @@ class BaseSVC(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def _kernel_function(self):
-        return get_kernel(self.kernel, gamma=self._gamma, degree=self.degree, coef0=self.coef0)
-
     def _prepare(self, X, y):
         """Validate ``X, y``; set ``classes_``, ``_gamma``; return ``X, y in {-1, +1}, C``."""
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_pm = labels_to_pm1(y)
         C = check_C(self.C)
-        self._gamma = resolve_gamma(self.gamma, X) if self.kernel in ("rbf", "poly") else None
+        self._resolve_kernel(X)
         return X, y_pm, C
 
     def fit(self, X, y):
@@ -98,20 +137,31 @@ class BaseSVC(ClassifierMixin, BaseEstimator):
         X, y, C = self._prepare(X, y)
         K = self._kernel_function()(X, X)
         alpha, b, info = self._solve(K, y, C)
-        self._set_solution(X, y, alpha, b, C, info)
-        return self
+        return self._set_solution(X, y, alpha, b, C, info, K=K)
 
-    def _set_solution(self, X, y, alpha, b, C, info=None):
+    def _set_solution(self, X, y, alpha, b, C, info=None, *, K=None, Kv=None, index=None):
+        """Publish ``(alpha, b)`` as scikit-learn's fitted attributes.
+
+        ``fit_info_["dual_objective"]`` is :math:`W` from ``dual_coef_`` with the Gram
+        matrix ``K`` of ``X``, or ``Kv`` :math:`= K(\\alpha\\odot y)` on ``X`` (or the
+        support vectors' own kernel). ``index`` maps rows of ``X`` to training indices.
+        """
         alpha = np.asarray(alpha, dtype=float)
-        support = np.flatnonzero(alpha > self._support_tol)
+        support = np.flatnonzero(alpha > 0)
         self.alpha_ = alpha
-        self.support_ = support
+        self.support_ = support if index is None else np.asarray(index)[support]
         self.support_vectors_ = X[support]
         self.dual_coef_ = (alpha[support] * y[support])[None, :]
         self.intercept_ = np.array([float(b)])
         self.n_support_ = np.array([np.sum(y[support] < 0), np.sum(y[support] > 0)], dtype=np.int32)
         self.C_ = C
-        self.fit_info_ = dict(info or {})
+        if Kv is not None:
+            W = dual_objective_from_coef(self.dual_coef_, Kv=np.asarray(Kv)[support])
+        else:
+            K_SS = (self._kernel_function()(self.support_vectors_, self.support_vectors_)
+                    if K is None else K[np.ix_(support, support)])
+            W = dual_objective_from_coef(self.dual_coef_, K_SS)
+        self.fit_info_ = {"dual_objective": W, **(info or {})}
         return self
 
     def decision_function(self, X):

@@ -24,9 +24,15 @@ __all__ = [
 ]
 
 
+def _as_float(X):
+    """``X`` as a float array (float32 kept: SMO's single-precision columns)."""
+    X = np.asarray(X)
+    return X if X.dtype in (np.float32, np.float64) else X.astype(float)
+
+
 def _as_pair(X, Y):
-    X = np.asarray(X, dtype=float)
-    Y = X if Y is None else np.asarray(Y, dtype=float)
+    X = _as_float(X)
+    Y = X if Y is None else _as_float(Y)
     if X.ndim != 2 or Y.ndim != 2:
         raise ValueError(f"kernel inputs must be 2-D arrays; got shapes {X.shape} and {Y.shape}")
     if X.shape[1] != Y.shape[1]:
@@ -41,8 +47,10 @@ def linear_kernel(X, Y=None):
     return X @ Y.T
 
 
-def polynomial_kernel(X, Y=None, degree=3, gamma=1.0, coef0=1.0):
+def polynomial_kernel(X, Y=None, degree=3, gamma=1.0, coef0=0.0):
     r"""Polynomial kernel :math:`K_{ij} = (\gamma \langle x_i, y_j\rangle + c_0)^d`.
+
+    Defaults as scikit-learn's and :func:`get_kernel`'s (``coef0=0``: homogeneous).
 
     With ``degree=2, gamma=1, coef0=0`` this is the inner product of the degree-2
     feature map :math:`\phi(x) = (x_1^2, x_2^2, x_3^2, \sqrt2 x_1x_2, \sqrt2 x_1x_3,
@@ -52,22 +60,27 @@ def polynomial_kernel(X, Y=None, degree=3, gamma=1.0, coef0=1.0):
     return (gamma * (X @ Y.T) + coef0) ** degree
 
 
-def squared_distances(X, Y=None, Y_sq=None):
+def squared_distances(X, Y=None, Y_sq=None, X_sq=None):
     r""":math:`D_{ij} = \lVert x_i - y_j \rVert^2`, computed with one matrix product.
 
-    ``Y_sq`` may hold the squared norms :math:`\lVert y_j \rVert^2` when they are
-    already known (a learner that keeps its support vectors keeps their norms).
+    ``X_sq``, ``Y_sq`` may hold the squared norms :math:`\lVert x_i \rVert^2`,
+    :math:`\lVert y_j \rVert^2` when they are already known (a learner that keeps its
+    support vectors keeps their norms). One row of ``Y`` is a matrix-vector product.
     """
     X, Y = _as_pair(X, Y)
+    if X_sq is None:
+        X_sq = (X * X).sum(1)
     if Y_sq is None:
         Y_sq = (Y * Y).sum(1)
-    D = (X * X).sum(1)[:, None] + Y_sq[None, :] - 2.0 * (X @ Y.T)
+    D = (X @ Y[0])[:, None] if len(Y) == 1 < len(X) else X @ Y.T   # one column: gemv
+    D *= -2.0
+    D += X_sq[:, None] + Y_sq[None, :]
     return np.maximum(D, 0.0, out=D)
 
 
-def rbf_kernel(X, Y=None, gamma=1.0, Y_sq=None):
+def rbf_kernel(X, Y=None, gamma=1.0, Y_sq=None, X_sq=None):
     r"""Gaussian (RBF) kernel :math:`K_{ij} = \exp(-\gamma \lVert x_i - y_j \rVert^2)`."""
-    D = squared_distances(X, Y, Y_sq)
+    D = squared_distances(X, Y, Y_sq, X_sq)
     return np.exp(-gamma * D, out=D)
 
 
@@ -131,27 +144,26 @@ def kernel_diag(X, kernel="rbf", **params):
         p = {"degree": 3, "gamma": 1.0, "coef0": 0.0} | params
         return (p["gamma"] * np.einsum("ij,ij->i", X, X) + p["coef0"]) ** p["degree"]
     k = get_kernel(kernel, **params)
-    return np.array([k(x[None, :])[0, 0] for x in X])
+    return np.array([k(x[None, :], x[None, :])[0, 0] for x in X])
 
 
 def check_psd(K, tol=1e-8, name="kernel matrix"):
-    r"""Raise ``ValueError`` unless ``K`` is symmetric positive semi-definite.
+    r"""Raise ``ValueError`` unless ``K`` is symmetric positive semi-definite; return ``None``.
 
     Mercer's condition for a finite sample: every Gram matrix of a valid kernel
-    satisfies :math:`c^\top K c \ge 0` for all :math:`c`. The test allows an
-    eigenvalue as low as ``-tol * max(1, |lambda_max|)`` for rounding.
+    satisfies :math:`c^\top K c \ge 0` for all :math:`c`. The test allows a smallest
+    eigenvalue as low as ``-tol * max(1, |lambda_max|)`` for rounding (and an asymmetry
+    of :math:`10^{-10}\max(1, \max_{ij}|K_{ij}|)`).
     """
     K = np.asarray(K, dtype=float)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise ValueError(f"{name} must be square; got shape {K.shape}")
     if not np.all(np.isfinite(K)):
         raise ValueError(f"{name} contains NaN or infinite entries")
-    scale = max(1.0, np.abs(K).max(initial=0.0))
-    if not np.allclose(K, K.T, atol=1e-10 * scale):
+    if not np.allclose(K, K.T, atol=1e-10 * max(1.0, np.abs(K).max(initial=0.0))):
         raise ValueError(f"{name} is not symmetric")
-    lam_min = np.linalg.eigvalsh((K + K.T) / 2)[0] if len(K) else 0.0
-    if lam_min < -tol * scale:
+    lam = np.linalg.eigvalsh((K + K.T) / 2) if len(K) else np.zeros(1)
+    if lam[0] < -tol * max(1.0, abs(lam[-1])):
         raise ValueError(
-            f"{name} is not positive semi-definite (smallest eigenvalue {lam_min:.3g}); "
+            f"{name} is not positive semi-definite (smallest eigenvalue {lam[0]:.3g}); "
             "the SVM dual needs a Mercer (PSD) kernel")
-    return K

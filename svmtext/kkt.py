@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 __all__ = ["KKTResiduals", "kkt_residuals", "intercept_from_alpha", "bias_from_gradient",
-           "free_and_bounded"]
+           "free_and_bounded", "dual_objective_from_coef", "alpha_status", "bound_tol", "in_up", "in_low",
+           "LOWER", "FREE", "UPPER"]
 
 
 @dataclass
@@ -66,9 +67,29 @@ def _check(alpha, K, y, C):
     if alpha.shape != (n,) or K.shape != (n, n):
         raise ValueError(f"shapes do not match: alpha {alpha.shape}, K {K.shape}, y {y.shape}")
     if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("y must contain only -1 and +1")
+        raise ValueError("y must contain only the labels -1 and +1")
     C = np.inf if C is None else float(C)
     return alpha, K, y, C
+
+
+def dual_objective_from_coef(dual_coef, K_SS=None, *, Kv=None):
+    r"""The dual objective :math:`W(\alpha)` from the coefficients :math:`v_i = \alpha_i y_i`.
+
+    .. math::
+
+        W(\alpha) = \sum_i \alpha_i - \tfrac12 \sum_{i,j} v_i v_j K_{ij}
+        = \sum_i \lvert v_i\rvert - \tfrac12 v^\top K v \qquad (\alpha_i \ge 0),
+
+    the maximised objective (book: :ref:`sec-qp`; LIBSVM minimises :math:`-W`). Pass the
+    Gram matrix ``K_SS`` of the support vectors, or ``Kv`` :math:`= K v` when a solver
+    already has it (SMO: :math:`(Kv)_t = y_t - g_t`). ``dual_coef`` may be scikit-learn's
+    ``dual_coef_`` (shape ``(1, n_SV)``): every estimator reports this value as
+    ``fit_info_["dual_objective"]``.
+    """
+    v = np.asarray(dual_coef, dtype=float).ravel()
+    if Kv is None:
+        Kv = np.asarray(K_SS, dtype=float) @ v
+    return float(np.abs(v).sum() - 0.5 * v @ np.asarray(Kv, dtype=float).ravel())
 
 
 def kkt_residuals(alpha, b, K, y, C=None, *, w=None, X=None) -> KKTResiduals:
@@ -110,19 +131,60 @@ def kkt_residuals(alpha, b, K, y, C=None, *, w=None, X=None) -> KKTResiduals:
     )
 
 
-def free_and_bounded(alpha, C=None, tol=None):
-    r"""Boolean masks of free (:math:`0 < \alpha_i < C`) and bounded (:math:`\alpha_i = C`) SVs.
+LOWER, FREE, UPPER = -1, 0, 1
+"""The status of a multiplier: :math:`\alpha_t = 0`, :math:`0 < \alpha_t < C`, :math:`\alpha_t = C`."""
 
-    ``tol`` defaults to :math:`10^{-8}\max(1, C)` for a finite ``C`` and
-    :math:`10^{-8}\max(1, \max_i \alpha_i)` for the hard margin.
+
+def bound_tol(alpha, C=None):
+    r"""The distance to a bound under which :math:`\alpha_t` counts as at it.
+
+    :math:`10^{-8}\max(1, C)` for a finite ``C``, :math:`10^{-8}\max(1, \max_t \alpha_t)`
+    for the hard margin: the book's one rule for solutions that need not land exactly on
+    a bound (interior point, ODE). Solvers that do land on bounds (SMO) use 0.
+    """
+    C = np.inf if C is None else float(C)
+    return 1e-8 * max(1.0, C if np.isfinite(C) else float(np.max(alpha, initial=1.0)))
+
+
+def alpha_status(alpha, C=None, tol=None):
+    r"""``LOWER`` (-1), ``FREE`` (0) or ``UPPER`` (+1) for each :math:`\alpha_t`.
+
+    ``LOWER`` when :math:`\alpha_t \le` ``tol``, ``UPPER`` when :math:`\alpha_t \ge C -`
+    ``tol``; ``tol`` defaults to :func:`bound_tol`. The index sets of the optimality
+    conditions follow from the status alone (:func:`in_up`, :func:`in_low`).
     """
     alpha = np.asarray(alpha, dtype=float)
     C = np.inf if C is None else float(C)
     if tol is None:
-        tol = 1e-8 * max(1.0, C if np.isfinite(C) else float(np.max(alpha, initial=1.0)))
-    bounded = alpha >= C - tol if np.isfinite(C) else np.zeros(alpha.shape, bool)
-    free = (alpha > tol) & ~bounded
-    return free, bounded
+        tol = bound_tol(alpha, C)
+    status = np.where(alpha <= tol, LOWER, FREE).astype(np.int8)
+    if np.isfinite(C):
+        status[(alpha >= C - tol) & (alpha > tol)] = UPPER
+    return status
+
+
+def in_up(y, status):
+    r""":math:`t \in I_{up}`: :math:`y_t\alpha_t` may grow (:math:`y_t = +1, \alpha_t < C` or
+    :math:`y_t = -1, \alpha_t > 0`). With status in {-1, 0, +1}: ``status != y``.
+
+    Works on scalars and arrays alike (the compiled SMO core uses the same function).
+    """
+    return status != y
+
+
+def in_low(y, status):
+    r""":math:`t \in I_{low}`: :math:`y_t\alpha_t` may shrink (:math:`y_t = +1, \alpha_t > 0` or
+    :math:`y_t = -1, \alpha_t < C`). With status in {-1, 0, +1}: ``status != -y``."""
+    return status != -y
+
+
+def free_and_bounded(alpha, C=None, tol=None):
+    r"""Boolean masks of free (:math:`0 < \alpha_i < C`) and bounded (:math:`\alpha_i = C`) SVs.
+
+    ``tol`` defaults to :func:`bound_tol` (see :func:`alpha_status`).
+    """
+    status = alpha_status(alpha, C, tol)
+    return status == FREE, status == UPPER
 
 
 def bias_from_gradient(g, alpha, y, C=None, tol=0.0):
@@ -136,14 +198,12 @@ def bias_from_gradient(g, alpha, y, C=None, tol=0.0):
     ``tol`` is the distance to a bound under which :math:`\alpha_t` counts as at it.
     """
     g, alpha, y = (np.asarray(v, dtype=float) for v in (g, alpha, y))
-    free, bounded = free_and_bounded(alpha, C, tol)
+    status = alpha_status(alpha, C, tol)
+    free = status == FREE
     if free.any():
         return float(np.mean(g[free]))
-    support = free | bounded
-    up = ((y > 0) & ~bounded) | ((y < 0) & support)
-    low = ((y > 0) & support) | ((y < 0) & ~bounded)
-    m = np.max(g[up], initial=-np.inf)
-    M = np.min(g[low], initial=np.inf)
+    m = np.max(g[in_up(y, status)], initial=-np.inf)
+    M = np.min(g[in_low(y, status)], initial=np.inf)
     if np.isfinite(m) and np.isfinite(M):
         return float(0.5 * (m + M))
     return float(m if np.isfinite(m) else M if np.isfinite(M) else 0.0)
@@ -162,5 +222,5 @@ def intercept_from_alpha(alpha, K, y, C=None, tol=None):
     """
     alpha, K, y, C = _check(alpha, K, y, C)
     if tol is None:
-        tol = 1e-8 * max(1.0, C if np.isfinite(C) else float(np.max(alpha, initial=1.0)))
+        tol = bound_tol(alpha, C)
     return bias_from_gradient(y - K @ (alpha * y), alpha, y, C, tol)

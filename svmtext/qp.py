@@ -30,12 +30,14 @@ import cvxopt
 import numpy as np
 from scipy.optimize import linprog
 
-from .base import BaseSVC, check_C
+from ._validation import check_C, check_dual_problem
+from .base import BaseSVC
 from .kernels import check_psd, linear_kernel
-from .kkt import free_and_bounded, intercept_from_alpha, kkt_residuals
+from .kkt import dual_objective_from_coef, free_and_bounded, intercept_from_alpha, kkt_residuals
 
 __all__ = [
     "DualSolution", "PrimalSolution", "solve_dual", "solve_primal", "dual_objective",
+    "dual_objective_from_coef",
     "primal_objective", "check_problem", "check_separable", "QPSVC",
 ]
 
@@ -77,9 +79,9 @@ class PrimalSolution:
 
 
 def dual_objective(alpha, K, y):
-    r""":math:`W(\alpha) = \mathbf 1^\top\alpha - \tfrac12 \alpha^\top Q \alpha`, :math:`Q_{ij} = y_i y_j K_{ij}`."""
-    v = np.asarray(alpha) * np.asarray(y)
-    return float(np.sum(alpha) - 0.5 * v @ np.asarray(K) @ v)
+    r""":math:`W(\alpha) = \mathbf 1^\top\alpha - \tfrac12 \alpha^\top Q \alpha`, :math:`Q_{ij} = y_i y_j K_{ij}`
+    (see :func:`dual_objective_from_coef`)."""
+    return dual_objective_from_coef(np.asarray(alpha) * np.asarray(y), K)
 
 
 def primal_objective(alpha, b, K, y, C=None):
@@ -99,18 +101,9 @@ def primal_objective(alpha, b, K, y, C=None):
 
 
 def check_problem(K, y):
-    """Validate a dual problem: ``K`` n x n and finite, ``y`` of -1/+1 with both classes."""
-    K = np.asarray(K, dtype=float)
-    y = np.asarray(y, dtype=float).ravel()
-    if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] != len(y):
-        raise ValueError(f"K must be n x n with n = len(y) = {len(y)}; got shape {K.shape}")
-    if not np.all(np.isfinite(K)) or not np.all(np.isfinite(y)):
-        raise ValueError("K and y must not contain NaN or infinite values")
-    if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("y must contain only the labels -1 and +1")
-    if len(np.unique(y)) < 2:
-        raise ValueError("y contains only one class; an SVM needs both -1 and +1")
-    return K, y
+    """Validate a dual problem: ``K`` n x n and finite, ``y`` of -1/+1 with both classes
+    (:func:`svmtext._validation.check_dual_problem`)."""
+    return check_dual_problem(K, y)
 
 
 def check_separable(K, y):
@@ -144,10 +137,10 @@ def _run_qp(hard, *args):
                          f"(cvxopt: {exc})") from exc
 
 
-def _polish(alpha, K, y, C, tau):
-    """Solve the KKT equalities on the free set read off an interior-point answer."""
-    free = (alpha > tau) & (alpha < C - tau)
-    bounded = alpha >= C - tau if np.isfinite(C) else np.zeros_like(free)
+def _polish(alpha, K, y, C, eps):
+    """Solve the KKT equalities on the free set read off an interior-point answer
+    (``eps``: distance to a bound under which an alpha counts as at it)."""
+    free, bounded = free_and_bounded(alpha, C, eps)
     a = np.where(bounded, C if np.isfinite(C) else 0.0, 0.0)
     F = np.flatnonzero(free)
     if len(F) == 0:
@@ -201,25 +194,25 @@ def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> D
     if res["status"] not in ("optimal", "unknown"):
         raise ValueError(f"the dual QP failed: cvxopt status {res['status']!r}")
     scale = C if np.isfinite(C) else max(1.0, float(raw.max()))
-    tau = 1e-7 * scale
-    raw_b = intercept_from_alpha(raw, K, y, C, tol=tau)
+    eps = 1e-7 * scale
+    raw_b = intercept_from_alpha(raw, K, y, C, tol=eps)
     raw_viol = kkt_residuals(raw, raw_b, K, y, C).max_violation
     alpha, b, viol = raw, raw_b, raw_viol
     if polish:
-        cand = _polish(raw, K, y, C, tau)
+        cand = _polish(raw, K, y, C, eps)
         if np.all(cand >= -1e-12) and np.all(cand <= C + 1e-12):
             cand = np.clip(cand, 0.0, C)
-            cand_b = intercept_from_alpha(cand, K, y, C, tol=tau)
+            cand_b = intercept_from_alpha(cand, K, y, C, tol=eps)
             cand_viol = kkt_residuals(cand, cand_b, K, y, C).max_violation
             if cand_viol <= raw_viol:
                 alpha, b, viol = cand, cand_b, cand_viol
     if np.isinf(C) and viol > 1e-3:
         raise ValueError("hard-margin SVM did not converge (the data are nearly inseparable); "
                          "use a finite C")
-    alpha = np.where(alpha > tau, alpha, 0.0)
+    alpha = np.where(alpha > eps, alpha, 0.0)
     if np.isfinite(C):
-        alpha = np.where(alpha >= C - tau, C, alpha)
-    free, bounded = free_and_bounded(alpha, C, tol=tau)
+        alpha = np.where(alpha >= C - eps, C, alpha)
+    free, bounded = free_and_bounded(alpha, C, tol=eps)
     return DualSolution(
         alpha=alpha, b=b, objective=dual_objective(alpha, K, y), C=C,
         support=np.flatnonzero(alpha > 0), free=np.flatnonzero(free),
@@ -283,9 +276,16 @@ class QPSVC(BaseSVC):
     Slow (dense interior point, :math:`O(n^3)`) but exact: the yardstick for every
     other solver in the book. ``C=float('inf')`` fits the hard margin and raises
     ``ValueError`` when the data are not separable.
+
+    Parameters and attributes are those of :class:`~svmtext.base.BaseSVC`;
+    ``fit_info_`` adds ``kkt_violation``, ``iterations`` and ``status`` (cvxopt's).
+
+    References
+    ----------
+    Cortes, C. and Vapnik, V. (1995). Support-vector networks. *Machine Learning* 20, 273--297.
     """
 
     def _solve(self, K, y, C):
         sol = solve_dual(K, y, C)
-        return sol.alpha, sol.b, {"objective": sol.objective, "kkt_violation": sol.kkt_violation,
+        return sol.alpha, sol.b, {"kkt_violation": sol.kkt_violation,
                                   "iterations": sol.iterations, "status": sol.status}

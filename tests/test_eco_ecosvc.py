@@ -1,17 +1,10 @@
 """EcoSVC: the online EcoSVM as a scikit-learn estimator."""
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmtext.datasets import make_hypercube_linear, make_hypercube_sinusoidal
 from svmtext.eco import EcoSVC
 from sklearn.svm import SVC
-
-
-@parametrize_with_checks([EcoSVC(), EcoSVC(kernel="linear", C=10.0,
-                                           buffer_size=5)])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 @pytest.mark.parametrize("make,kw", [

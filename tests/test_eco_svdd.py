@@ -22,7 +22,7 @@ def test_ecosvdd_radius_matches_batch(kernel, kw, C):
     # SVs (C = 0.05) historical contingency costs more, within 1e-2
     assert abs(b.radius_ - e.radius_) < (1e-3 if C == 1.0 else 1e-2)
     K12 = gram(e.support_vectors_, b.support_vectors_, kernel=kernel, **kw)
-    S = center_similarity(e.alpha_, b.alpha_, K12, e._Kss, b._Kss)
+    S = center_similarity(e.alpha_, b.alpha_, K12, e.support_gram_, b.support_gram_)
     assert S > 1 - 1e-3
     # inliers of the batch model are inliers of the online one (almost all)
     assert np.mean(b.predict(X) == e.predict(X)) >= 0.98
@@ -89,5 +89,5 @@ def test_bad_input():
         SVDD(C=0.01).fit(X)
     with pytest.raises(ValueError):
         SVDD().fit(np.full((5, 2), np.nan))
-    with pytest.raises(ValueError, match="C must be"):
+    with pytest.raises(ValueError, match="'C' parameter"):
         EcoSVDD(C=-1.0).fit(X)

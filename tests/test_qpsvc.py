@@ -2,16 +2,8 @@
 import numpy as np
 import pytest
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmtext.qp import QPSVC
-
-
-@parametrize_with_checks([QPSVC(), QPSVC(kernel="linear", C=10.0),
-                          QPSVC(kernel="poly", degree=2, coef0=1.0,
-                                C=0.5)])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 def data(n=60, sep=1.5, seed=0):

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..kkt import bias_from_gradient
 from ..kernels import rbf_kernel
+from ..smo import smo_dense
 
 __all__ = ["Community", "RowPrefetch"]
 
@@ -136,6 +138,19 @@ class Community:
     def refresh_gradient(self):
         r""":math:`g = y - K(\alpha \odot y)` over the stored species."""
         self._g[:self.m] = self.y - self.K @ (self.alpha * self.y)
+
+    def reequilibrate(self, C, tol=1e-3):
+        r"""The steady state: SMO on the stored species, warm-started at the current
+        abundances and gradient (invaders at :math:`\alpha = 0`); extinct species never
+        move (:func:`~svmtext.smo.smo_dense`). Returns ``(n_iter, gap)``."""
+        return smo_dense(self._K, self._y, self._alpha, self._g, self._live, self.m, C, tol)
+
+    def bias(self, C):
+        r"""The bias :math:`b` of the steady state from the live species' gradient
+        (:func:`~svmtext.kkt.bias_from_gradient`: the mean over free species, else the
+        midpoint of :math:`[m(\alpha), M(\alpha)]`)."""
+        live = self.live
+        return bias_from_gradient(self.g[live], self.alpha[live], self.y[live], C)
 
     def retire(self, dead):
         """Extinction: species where ``dead`` is true stop moving and are later removed."""

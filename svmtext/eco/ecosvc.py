@@ -1,6 +1,6 @@
 r"""EcoSVM: online SVM learning by ecological invasion (book: :ref:`sec-eco-online`).
 
-The algorithm (source, Sec. IV and SI VIII), with the defects of the public
+The algorithm (Howell et al. 2020, Sec. IV and SI VIII), with the defects of the public
 reference code corrected:
 
 1. *Initial batch*: collect the first ``n_start`` points (more if one class is
@@ -30,17 +30,18 @@ emptied.
 """
 from __future__ import annotations
 
-import numbers
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseSVC, check_C, labels_to_pm1
-from ..kernels import kernel_diag, resolve_gamma
+from ..base import BaseSVC, labels_to_pm1
+from ..kkt import FREE, alpha_status
 from ..qp import solve_dual
-from ..smo import bias_from_gradient, smo_dense, smo_solve
+from ..smo import smo_solve
 from .community import Community, RowPrefetch
 from .invasion import invasion_growth
 
@@ -94,9 +95,45 @@ class EcoSVC(BaseSVC):
     track_discards : bool, default=False
         Record the stream indices of discarded points in ``discarded_``
         (for measuring historical contingency).
+
+    Attributes
+    ----------
+    classes_, support_, support_vectors_, alpha_, dual_coef_, intercept_, n_support_, C_
+        As in :class:`~svmtext.base.BaseSVC`, for the surviving species.
+    b_ : float
+        The bias of the last steady state.
+    n_free_, n_bounded_ : int
+        Species with :math:`0 < \alpha_i < C` and with :math:`\alpha_i = C`.
+    n_seen_, n_invasions_, n_discarded_, n_rescued_ : int
+        Stream counts (``n_rescued_``: buffered discards that later invaded).
+    n_reequilibration_steps_ : int
+        SMO pair updates over all re-equilibrations.
+    discarded_ : list of int
+        With ``track_discards``: stream indices of discarded points.
+    fit_info_ : dict
+        ``dual_objective`` :math:`W(\alpha)` of the community and the counts above.
+
+    References
+    ----------
+    Howell, A. L., Teschl, S., Marsland, R. and Mehta, P. (2020). Machine learning as
+    ecology. *Journal of Physics A* 53, 334001.
+
+    Fan, R.-E., Chen, P.-H. and Lin, C.-J. (2005). Working set selection using second
+    order information for training support vector machines. *Journal of Machine
+    Learning Research* 6, 1889--1918.
     """
 
-    def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0,
+    _parameter_constraints = {
+        **BaseSVC._parameter_constraints,
+        "n_start": [Interval(Integral, 0, None, closed="left")],
+        "tol": [Interval(Real, 0.0, None, closed="neither")],
+        "invasion_threshold": [Interval(Real, None, None, closed="neither")],
+        "buffer_size": [Interval(Integral, 0, None, closed="left")],
+        "reequilibrate_every": [Interval(Integral, 1, None, closed="left")],
+        "track_discards": ["boolean"],
+    }
+
+    def __init__(self, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0,
                  n_start=10, tol=1e-3, invasion_threshold=0.0, buffer_size=0,
                  reequilibrate_every=1, track_discards=False):
         super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma,
@@ -108,28 +145,14 @@ class EcoSVC(BaseSVC):
         self.reequilibrate_every = reequilibrate_every
         self.track_discards = track_discards
 
-    # -- validation and state -------------------------------------------
-    def _check_params(self):
-        C = check_C(self.C)
-        if not (isinstance(self.reequilibrate_every, numbers.Integral)
-                and self.reequilibrate_every >= 1):
-            raise ValueError("reequilibrate_every must be a positive integer; "
-                             f"got {self.reequilibrate_every!r}")
-        for name in ("n_start", "buffer_size"):
-            v = getattr(self, name)
-            if not isinstance(v, numbers.Integral) or v < 0:
-                raise ValueError(f"{name} must be a non-negative integer; got {v!r}")
-        if not (isinstance(self.tol, numbers.Real) and self.tol > 0):
-            raise ValueError(f"tol must be a positive number; got {self.tol!r}")
-        return C
-
+    # -- state -------------------------------------------------------------
     def _reset(self, X, classes):
+        self._validate_params()
         self.classes_ = np.asarray(classes)
-        self.C_ = self._check_params()
-        self._gamma = (resolve_gamma(self.gamma, X)
-                       if self.kernel in ("rbf", "poly") else None)
+        self.C_ = float(self.C)
+        self._resolve_kernel(X)
         self._community = Community(
-            self._kernel_function(), self._diag, X.shape[1],
+            self._kernel_function(), self._kernel_diag, X.shape[1],
             rbf_gamma=self._gamma if self.kernel == "rbf" else None)
         self._pending_X, self._pending_y = [], []
         self._buf_X, self._buf_y, self._buf_i = [], [], []
@@ -142,10 +165,6 @@ class EcoSVC(BaseSVC):
         self.n_rescued_ = 0
         self.n_reequilibration_steps_ = 0
         self.discarded_ = []
-
-    def _diag(self, Z):
-        return kernel_diag(Z, self.kernel, gamma=self._gamma,
-                           degree=self.degree, coef0=self.coef0)
 
     # -- the algorithm ----------------------------------------------------
     def _initial_batch(self):
@@ -173,15 +192,12 @@ class EcoSVC(BaseSVC):
             self.b_ = float(b)
             return
         # warm start: the stored abundances and gradient (invaders at 0)
-        n_iter, gap = smo_dense(com._K, com._y, com._alpha, com._g, com._live,
-                                com.m, self.C_, self.tol)
+        n_iter, gap = com.reequilibrate(self.C_, self.tol)
         self.n_reequilibration_steps_ += n_iter
         if not gap < self.tol:
             warnings.warn(f"re-equilibration stopped with gap {gap:.3g} >= tol",
                           ConvergenceWarning, stacklevel=2)
-        live = com.live
-        self.b_ = bias_from_gradient(com.g[live], com.alpha[live], com.y[live],
-                                     self.C_)
+        self.b_ = com.bias(self.C_)
         com.retire(com.alpha <= 0)
 
     def _equilibrate_with(self, Xnew, ynew, idx, rows):
@@ -246,23 +262,14 @@ class EcoSVC(BaseSVC):
         if not self._initialised and self._pending_y and com.m == 0:
             # not enough points (or one class) yet: predict the majority
             self.b_ = float(np.sign(np.mean(self._pending_y)) or 1.0)
-        self.support_ = com.idx.copy()
-        self.support_vectors_ = com.X.copy()
-        self.alpha_ = com.alpha.copy()
-        self.dual_coef_ = (com.alpha * com.y)[None, :].copy()
-        self.intercept_ = np.array([self.b_])
-        self.n_support_ = np.array([np.sum(com.y < 0), np.sum(com.y > 0)],
-                                   dtype=np.int32)
-        free = (com.alpha < self.C_ * (1 - 1e-12)) if np.isfinite(self.C_) \
-            else np.ones(com.m, bool)
+        free = alpha_status(com.alpha, self.C_, 0.0) == FREE
         self.n_free_ = int(free.sum())
         self.n_bounded_ = int(com.m - free.sum())
-        self.fit_info_ = {"n_seen": self.n_seen_,
-                          "n_invasions": self.n_invasions_,
-                          "n_discarded": self.n_discarded_,
-                          "n_rescued": self.n_rescued_,
-                          "n_reequilibration_steps": self.n_reequilibration_steps_}
-        return self
+        info = {"n_seen": self.n_seen_, "n_invasions": self.n_invasions_,
+                "n_discarded": self.n_discarded_, "n_rescued": self.n_rescued_,
+                "n_reequilibration_steps": self.n_reequilibration_steps_}
+        return self._set_solution(com.X.copy(), com.y.copy(), com.alpha.copy(), self.b_,
+                                  self.C_, info, K=com.K, index=com.idx.copy())
 
     # -- scikit-learn API -------------------------------------------------
     def fit(self, X, y):

@@ -3,7 +3,7 @@ ecosystem? (book: :ref:`sec-eco-invasion`)
 
 A new point :math:`(x, y)` enters at abundance :math:`\alpha = 0^+`; its
 per-capita growth rate in the steady state of the support set :math:`S` is
-(source eq. 9 for the hard margin, eq. 17 for the soft margin, where the
+(Howell et al. 2020, eq. 9 for the hard margin, eq. 17 for the soft margin, where the
 carrying-capacity factor :math:`1 - 0/C = 1` drops out)
 
 .. math::

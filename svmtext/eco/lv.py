@@ -11,9 +11,9 @@ growing at the per-capita rate
     g_i(\alpha, b) = 1 + \sum_j A_{ij}\alpha_j - y_i b = 1 - y_i f(x_i),
     \qquad f(x) = \sum_j \alpha_j y_j K(x_j, x) + b .
 
-Hard margin (book eq. :eq:`eq-lv-hard`, the source's eq. 7):
+Hard margin (book eq. :eq:`eq-lv-hard`, Howell et al. 2020, eq. 7):
 :math:`\dot\alpha_i = \alpha_i\, g_i`. Soft margin (eq. :eq:`eq-lv-soft`, the
-source's eq. 16), with the carrying-capacity factor:
+Howell et al. 2020, eq. 16), with the carrying-capacity factor:
 :math:`\dot\alpha_i = \alpha_i (1 - \alpha_i / C)\, g_i`.
 
 The bias :math:`b` is the abiotic factor that enforces
@@ -53,7 +53,7 @@ __all__ = ["interaction_matrix", "capacity_factor", "quasi_steady_bias",
 
 
 def interaction_matrix(K, y):
-    r"""Species interactions :math:`A_{ij} = -y_i y_j K_{ij}` (book eq. :eq:`eq-lv-A`).
+    r"""Species interactions :math:`A_{ij} = -y_i y_j K_{ij}` (book eq. :eq:`eq-lv-hard`).
 
     For a kernel with :math:`K_{ij} > 0` (e.g. RBF), :math:`A_{ij} < 0`
     (competition) when :math:`y_i = y_j` and :math:`A_{ij} > 0` (mutualism)

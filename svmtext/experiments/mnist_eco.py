@@ -37,6 +37,7 @@ from tqdm import tqdm
 
 from ..datasets import load_mnist_4v9
 from ..eco import EcoSVC
+from ..kkt import free_and_bounded
 from ..kernels import rbf_kernel
 from ._cache import write_cache
 from ._cli import run_from_command_line
@@ -105,7 +106,7 @@ class _Meter:
 
 
 def _free_bounded(alpha, C, rtol):
-    bounded = alpha >= C * (1 - rtol)
+    bounded = free_and_bounded(alpha, C, rtol * C)[1]     # every alpha here is > 0
     return int(np.sum(~bounded)), int(np.sum(bounded))
 
 

@@ -30,17 +30,17 @@ class ColumnCache:
     ----------
     provider : column provider
         See :mod:`svmtext.smo._columns`.
-    cache_mb : float
+    cache_size : float
         Memory budget in megabytes (:math:`2^{20}` bytes). At least two columns are
         always kept (the current pair), whatever the budget.
     """
 
-    def __init__(self, provider, cache_mb=200.0):
-        if not cache_mb > 0:
-            raise ValueError(f"cache_mb must be positive; got {cache_mb!r}")
+    def __init__(self, provider, cache_size=200.0):
+        if not cache_size > 0:
+            raise ValueError(f"cache_size must be positive; got {cache_size!r}")
         self.provider = provider
         self.n = provider.n
-        self.capacity = float(cache_mb) * 2 ** 20
+        self.capacity = float(cache_size) * 2 ** 20
         self.columns: OrderedDict[int, np.ndarray] = OrderedDict()
         self.rows = None            # active rows (global indices); None: all rows
         self.nbytes = 0
@@ -95,7 +95,7 @@ class ColumnCache:
         """
         cols = np.asarray(cols)
         out = np.empty((len(inactive), len(cols)), dtype=self.provider.dtype)
-        partial, missing = [], []
+        partial, missing = {}, []
         for k, i in enumerate(cols):
             col = self.columns.get(int(i))
             if col is None:
@@ -103,16 +103,16 @@ class ColumnCache:
             elif len(col) == self.n:
                 out[:, k] = col[inactive]
             else:
-                partial.append(k)
+                partial[k] = col        # held here: storing a completed column may evict it
         if partial:
-            block = self.provider.block(inactive, cols[partial])
-            out[:, partial] = block
-            for c, k in enumerate(partial):
-                i = int(cols[k])
+            ks = list(partial)
+            block = self.provider.block(inactive, cols[ks])
+            out[:, ks] = block
+            for c, k in enumerate(ks):
                 full = np.empty(self.n, dtype=block.dtype)
-                full[self.rows] = self.columns[i]
+                full[self.rows] = partial[k]
                 full[inactive] = block[:, c]
-                self._store(i, full)
+                self._store(int(cols[k]), full)
         if missing:
             out[:, missing] = self.provider.block(inactive, cols[missing])
         return out

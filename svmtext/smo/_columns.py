@@ -5,7 +5,7 @@ of the Gram matrix. Two providers are defined here:
 
 * :class:`GramColumns` reads blocks of a precomputed ``(n, n)`` matrix ``K``;
 * :class:`KernelColumns` computes them from the data ``X`` with one matrix product per
-  block (BLAS), e.g. for the Gaussian kernel
+  block (BLAS, through :mod:`svmtext.kernels`), e.g. for the Gaussian kernel
 
   .. math::
 
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import get_kernel, kernel_diag
+from .._validation import check_gram
+from ..kernels import get_kernel, kernel_diag, rbf_kernel
 
 __all__ = ["GramColumns", "KernelColumns", "as_column_provider"]
 
@@ -37,11 +38,7 @@ class GramColumns:
     """
 
     def __init__(self, K, dtype=np.float64):
-        K = np.asarray(K, dtype=dtype)
-        if K.ndim != 2 or K.shape[0] != K.shape[1]:
-            raise ValueError(f"K must be a square (n, n) Gram matrix; got shape {K.shape}")
-        if not np.all(np.isfinite(K)):
-            raise ValueError("K contains NaN or infinite entries")
+        K = check_gram(K, dtype=dtype)
         self.K = K
         self.n = K.shape[0]
         self.dtype = K.dtype
@@ -97,9 +94,8 @@ class KernelColumns:
         self.X = np.ascontiguousarray(X, dtype=self.dtype)
         self.n = len(X)
         self.sq = np.einsum("ij,ij->i", self.X, self.X)
-        self._diag = (kernel_diag(X, kernel, gamma=gamma, degree=degree, coef0=coef0)
-                      if kernel in ("rbf", "linear", "poly")
-                      else np.array([get_kernel(kernel)(x[None], x[None])[0, 0] for x in X]))
+        self._k = get_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
+        self._diag = kernel_diag(X, kernel, gamma=gamma, degree=degree, coef0=coef0)
         self.n_kernel_evals = 0
         self.set_active(None)
 
@@ -114,20 +110,9 @@ class KernelColumns:
         self._sqa = self.sq if rows is None else self.sq[rows]
 
     def _kernel(self, A, sqA, B, sqB):
-        if callable(self.kernel):
-            return np.asarray(self.kernel(A, B), dtype=self.dtype)
-        P = (A @ B[0])[:, None] if len(B) == 1 else A @ B.T   # one column: gemv
-        if self.kernel == "linear":
-            return P
-        if self.kernel == "poly":
-            return (self.gamma * P + self.coef0) ** self.degree
-        # rbf: ||a||^2 + ||b||^2 - 2 <a, b>, computed in place
-        P *= -2.0
-        P += sqA[:, None]
-        P += sqB[None, :]
-        np.maximum(P, 0.0, out=P)
-        P *= -self.gamma
-        return np.exp(P, out=P)
+        if self.kernel == "rbf":     # the stored squared norms save a pass over A
+            return rbf_kernel(A, B, gamma=self.gamma, X_sq=sqA, Y_sq=sqB)
+        return np.asarray(self._k(A, B), dtype=self.dtype)
 
     def active_columns(self, cols):
         """``K[active, cols]``, shape ``(n_active, len(cols))``: one matrix product."""

@@ -13,13 +13,16 @@ the line that keeps :math:`y^\top\alpha = 0` (book: :ref:`sec-smo-subproblem`),
 
 .. math::
 
-    \alpha_i \leftarrow \alpha_i + y_i t, \quad \alpha_j \leftarrow \alpha_j - y_j t, \quad
-    t = \min\Bigl(\frac{g_i - g_j}{a_{ij}},\ \text{room}_i,\ \text{room}_j\Bigr),
+    \alpha_i \leftarrow \alpha_i + y_i \eta, \quad \alpha_j \leftarrow \alpha_j - y_j \eta, \quad
+    \eta = \min\Bigl(\frac{g_i - g_j}{a_{ij}},\ \text{room}_i,\ \text{room}_j\Bigr),
     \quad a_{ij} = K_{ii} + K_{jj} - 2K_{ij},
 
-then updates :math:`g \leftarrow g - t (K_{\cdot i} - K_{\cdot j})`, where
+then updates :math:`g \leftarrow g - \eta (K_{\cdot i} - K_{\cdot j})`, where
 :math:`g_t = y_t - \sum_j \alpha_j y_j K_{tj}`. It stops when
 :math:`m(\alpha) - M(\alpha) <` ``tol`` (:ref:`sec-smo-optimality`).
+The selection scan, the step and the gradient update are the compiled core shared
+with the other SMOs (:mod:`svmtext.smo._core`); this module adds the column cache,
+shrinking and the working-set rules.
 """
 from __future__ import annotations
 
@@ -30,7 +33,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
-from ..kkt import bias_from_gradient
+from .._validation import check_C, check_labels, check_tol, check_warm_start
+from ..kkt import UPPER, alpha_status, bias_from_gradient, in_low, in_up
 from ._cache import ColumnCache
 from ._columns import as_column_provider
 from ._wss import PlattHeuristics, extreme_violators, make_rule
@@ -64,9 +68,11 @@ class SMOResult:
     n_kernel_evals : int
         Kernel values computed (cache misses, gradient set-up and reconstruction).
     converged : bool
+    gradient : (n,) array
+        :math:`g_t = y_t - \sum_j \alpha_j y_j K_{tj}` at ``alpha``.
     history : dict of lists or None
-        With ``history=True``: per update the gap before it, the pair ``(i, j)``, the
-        objective after it and the kernel evaluations so far.
+        With ``history=True`` (see :func:`smo_solve`): per update the gap before it, the
+        pair ``(i, j)``, LIBSVM's objective after it and the kernel evaluations so far.
     """
 
     alpha: np.ndarray
@@ -86,6 +92,7 @@ class SMOResult:
     cache_misses: int = 0
     n_shrink: int = 0
     n_unshrink: int = 0
+    gradient: np.ndarray | None = field(default=None, repr=False)
     history: dict | None = field(default=None, repr=False)
 
     @property
@@ -104,45 +111,24 @@ class SMOResult:
         return np.flatnonzero(self.alpha == self.C)
 
 
-def _check_inputs(provider, y, C, tol, alpha0):
-    y = np.asarray(y, dtype=float).ravel()
-    n = provider.n
-    if len(y) != n:
-        raise ValueError(f"y has {len(y)} labels but the kernel has {n} rows")
-    if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("y must contain only the labels -1 and +1")
-    if len(np.unique(y)) < 2:
-        raise ValueError("y contains only one class; an SVM needs both -1 and +1")
-    if isinstance(C, bool) or not np.isscalar(C) or not np.isfinite(C) or not C > 0:
-        raise ValueError(f"SMO needs a finite positive C; got {C!r}")
-    if not (np.isscalar(tol) and tol > 0):
-        raise ValueError(f"tol must be positive; got {tol!r}")
-    if alpha0 is None:
-        return y, np.zeros(n)
-    alpha = np.array(alpha0, dtype=float).ravel()
-    if alpha.shape != (n,) or not np.all(np.isfinite(alpha)):
-        raise ValueError(f"alpha0 must be a finite array of length {n}")
-    eps = 1e-12 * C
-    if np.any(alpha < -eps) or np.any(alpha > C + eps):
-        raise ValueError("alpha0 is not feasible: every alpha_i must lie in [0, C]")
-    alpha = np.clip(alpha, 0.0, C)
-    alpha[alpha <= eps] = 0.0
-    alpha[alpha >= C - eps] = C
-    if abs(alpha @ y) > 1e-9 * max(1.0, C * n):
-        raise ValueError(f"alpha0 is not feasible: y^T alpha0 = {alpha @ y:.3g} != 0")
-    return y, alpha
-
-
 class _SMO:
-    """One run of SMO; the state the working-set rules read (``g, up, low, d, ...``)."""
+    """One run of SMO; the state the working-set rules read (``g, y, status, d, ...``).
 
-    def __init__(self, provider, y, C, alpha, tol, tau, cache_mb, rule):
+    ``alpha, g, y, status, d`` hold the active variables (all of them unless shrunk);
+    ``up`` and ``low`` are :math:`I_{up}` and :math:`I_{low}` read off the status.
+    """
+
+    def __init__(self, provider, y, C, alpha, tol, tau, cache_size, rule):
+        from . import _core              # compiled on first use
+        self.core = _core
         self.provider, self.C, self.tol, self.tau, self.rule = provider, float(C), tol, tau, rule
         n = self.n = len(y)
         self.y_full, self.alpha_full = y, alpha
+        self.status_full = alpha_status(alpha, C, 0.0)
         self.d_full = provider.diag()
+        self.movable = np.ones(n, dtype=bool)
         provider.set_active(None)
-        self.cache = ColumnCache(provider, cache_mb)
+        self.cache = ColumnCache(provider, cache_size)
         # gradient g = y - K (alpha y) and its part from variables at C (LIBSVM's G_bar)
         self.g_full = y.copy()
         self.gbar = np.zeros(n)
@@ -152,28 +138,37 @@ class _SMO:
             cols = S[k:k + 256]
             Kb = provider.block(everyone, cols)
             self.g_full -= Kb @ (alpha[cols] * y[cols])
-            at_C = alpha[cols] == C
+            at_C = self.status_full[cols] == UPPER
             if at_C.any():
                 self.gbar -= C * (Kb[:, at_C] @ y[cols][at_C])
         self.active = everyone
         self._bind_full()
         self.n_shrink = self.n_unshrink = 0
         self.unshrunk = False
+        # W(alpha), followed step by step (exact on the full problem while shrunk)
+        self.W = -self.objective()
 
     # -- active set -----------------------------------------------------------
-    def _bind_full(self):
-        self.g, self.alpha, self.y, self.d = self.g_full, self.alpha_full, self.y_full, self.d_full
-        self._masks()
+    @property
+    def up(self):
+        return in_up(self.y, self.status)
 
-    def _masks(self):
-        y, a, C = self.y, self.alpha, self.C
-        self.up = ((y > 0) & (a < C)) | ((y < 0) & (a > 0))
-        self.low = ((y > 0) & (a > 0)) | ((y < 0) & (a < C))
+    @property
+    def low(self):
+        return in_low(self.y, self.status)
+
+    def _bind_full(self):
+        self.g, self.alpha, self.y = self.g_full, self.alpha_full, self.y_full
+        self.status, self.d = self.status_full, self.d_full
 
     def _write_back(self):
         if len(self.active) < self.n:
             self.g_full[self.active] = self.g
             self.alpha_full[self.active] = self.alpha
+            self.status_full[self.active] = self.status
+
+    def _inactive(self):
+        return np.setdiff1d(np.arange(self.n), self.active, assume_unique=True)
 
     def shrink(self):
         r"""Remove bound variables that cannot be part of a violating pair (LIBSVM's rule).
@@ -187,7 +182,8 @@ class _SMO:
             self.unshrunk = True
             self.unshrink()
             m, _, M, _ = extreme_violators(self)
-        out = (self.up & ~self.low & (self.g < M)) | (self.low & ~self.up & (self.g > m))
+        up, low = self.up, self.low
+        out = (up & ~low & (self.g < M)) | (low & ~up & (self.g > m))
         if not out.any():
             return
         self._write_back()
@@ -195,9 +191,8 @@ class _SMO:
         self.active = self.active[keep]
         self.cache.restrict(keep, self.active)
         A = self.active
-        self.g, self.alpha = self.g_full[A], self.alpha_full[A]
+        self.g, self.alpha, self.status = self.g_full[A], self.alpha_full[A], self.status_full[A]
         self.y, self.d = self.y_full[A], self.d_full[A]
-        self.up, self.low = self.up[keep], self.low[keep]
         self.n_shrink += 1
 
     def unshrink(self):
@@ -210,9 +205,9 @@ class _SMO:
         if len(self.active) == self.n:
             return
         self._write_back()
-        inactive = np.setdiff1d(np.arange(self.n), self.active, assume_unique=True)
-        a, y, C = self.alpha_full, self.y_full, self.C
-        free = np.flatnonzero((a > 0) & (a < C))
+        inactive = self._inactive()
+        a, y = self.alpha_full, self.y_full
+        free = np.flatnonzero(self.status_full == 0)
         g = y[inactive] + self.gbar[inactive]
         for k in range(0, len(free), 256):
             cols = free[k:k + 256]
@@ -226,53 +221,46 @@ class _SMO:
     # -- the two-variable step -------------------------------------------------
     def _update_gbar(self, p, Kp, sign):
         """``gbar -= sign * C y_p K[:, p]`` over all rows (p is a position in the active set)."""
-        i = self.active[p]
         coef = sign * self.C * self.y[p]
         if len(self.active) == self.n:
             self.gbar -= coef * Kp
             return
         self.gbar[self.active] -= coef * Kp
-        inactive = np.setdiff1d(np.arange(self.n), self.active, assume_unique=True)
-        self.gbar[inactive] -= coef * self.provider.block(inactive, [i])[:, 0]
+        inactive = self._inactive()
+        self.gbar[inactive] -= coef * self.provider.block(inactive, [self.active[p]])[:, 0]
 
     def take_step(self, p, q):
         r"""Solve the two-variable subproblem on positions ``p, q``; return whether it moved.
 
         The pair is ordered so that :math:`g_p \ge g_q`; it can move only if
-        :math:`p \in I_{up}` and :math:`q \in I_{low}`.
+        :math:`p \in I_{up}` and :math:`q \in I_{low}`. The step is the core's
+        (:func:`svmtext.smo._core.two_variable_step`).
         """
         if p < 0 or p == q:
             return False
-        g, y, alpha, C = self.g, self.y, self.alpha, self.C
+        g, y, status = self.g, self.y, self.status
         if g[p] < g[q]:
             p, q = q, p
-        if not (self.up[p] and self.low[q]):
+        if not (in_up(y[p], status[p]) and in_low(y[q], status[q])):
             return False
         Kp = self.cache.column(self.active[p])
         Kq = self.cache.column(self.active[q])
-        a = self.d[p] + self.d[q] - 2.0 * Kp[q]
-        if a <= 0:
-            a = self.tau
-        room_p = C - alpha[p] if y[p] > 0 else alpha[p]
-        room_q = alpha[q] if y[q] > 0 else C - alpha[q]
-        t = min((g[p] - g[q]) / a, room_p, room_q)
-        if not t > 0:
+        a = self.core.curvature(self.d[p], self.d[q], Kp[q], self.tau)
+        b = g[p] - g[q]
+        was_C = status[p] == UPPER, status[q] == UPPER
+        eta = self.core.two_variable_step(p, q, g, y, self.alpha, status, a, self.C)
+        if not eta > 0:
             return False
-        was_C = alpha[p] == C, alpha[q] == C
-        alpha[p] = (C if y[p] > 0 else 0.0) if t == room_p else alpha[p] + y[p] * t
-        alpha[q] = (0.0 if y[q] > 0 else C) if t == room_q else alpha[q] - y[q] * t
-        g -= t * Kp
-        g += t * Kq
-        for r in (p, q):
-            self.up[r] = (alpha[r] < C) if y[r] > 0 else (alpha[r] > 0)
-            self.low[r] = (alpha[r] > 0) if y[r] > 0 else (alpha[r] < C)
+        self.W += eta * b - 0.5 * eta * eta * a
+        self.core.update_gradient(g, eta, Kp, Kq, len(g))
         for r, Kr, was in ((p, Kp, was_C[0]), (q, Kq, was_C[1])):
-            if was != (alpha[r] == C):
-                self._update_gbar(r, Kr, +1.0 if alpha[r] == C else -1.0)
+            if was != (status[r] == UPPER):
+                self._update_gbar(r, Kr, -1.0 if was else +1.0)
         return True
 
     def objective(self):
-        r""":math:`f(\alpha) = -\tfrac12 \sum_t \alpha_t (1 + y_t g_t)` (LIBSVM's sign)."""
+        r"""LIBSVM's :math:`-W(\alpha) = -\tfrac12 \sum_t \alpha_t (1 + y_t g_t)` on the active
+        variables (the full problem when nothing is shrunk)."""
         return float(-0.5 * np.sum(self.alpha * (1.0 + self.y * self.g)))
 
     # -- the loop ---------------------------------------------------------------
@@ -308,14 +296,14 @@ class _SMO:
                     hist["gap"].append(float(gap))
                     hist["i"].append(int(self.active[i]))
                     hist["j"].append(int(self.active[j]))
-                    hist["objective"].append(self.objective())
+                    hist["objective"].append(-self.W)
                     hist["kernel_evals"].append(int(self.provider.n_kernel_evals))
         self.unshrink()
         return n_iter, n_select, converged, hist
 
 
 def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
-              selection="wss2", cache_mb=200.0, shrinking=True, tau=1e-12,
+              selection="wss2", cache_size=200.0, shrinking=True, tau=1e-12,
               history=False, random_state=0) -> SMOResult:
     r"""Solve the SVM dual by sequential minimal optimisation.
 
@@ -348,16 +336,20 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         :math:`\max(10^7, 100 n)`. A ``ConvergenceWarning`` is issued when reached.
     selection : {'wss2', 'mvp', 'platt'}
         Working-set rule (:mod:`svmtext.smo._wss`).
-    cache_mb : float, default 200
-        Size of the LRU kernel-column cache in megabytes.
+    cache_size : float, default 200
+        Size of the LRU kernel-column cache in megabytes (scikit-learn's name).
     shrinking : bool, default True
         Set aside bound variables that cannot move (ignored for ``'platt'``).
         The solver runs with one BLAS thread (kernel columns are matrix-vector
         products, too small for threads to pay off).
-    tau : float
-        Replaces a non-positive curvature :math:`a_{ij}`.
+    tau : float, default 1e-12
+        Curvature floor: replaces a non-positive :math:`a_{ij}`.
     history : bool
-        Record the gap, pair, objective and kernel evaluations of every update.
+        Record, for every update, the gap :math:`m - M` on the active variables before
+        it, the pair ``(i, j)`` (indices of ``y``), LIBSVM's objective
+        :math:`-W(\alpha)` of the whole problem after it (followed exactly through
+        shrinking: each step changes :math:`W` by :math:`\eta(g_i - g_j) -
+        \tfrac12\eta^2 a_{ij}`) and the kernel evaluations so far.
     random_state : int
         Seed of Platt's random starting points.
 
@@ -369,7 +361,10 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         (:math:`W = -` ``objective``), ``gap``, ``n_iter``, ``n_kernel_evals``, ...
     """
     provider = as_column_provider(K_or_provider)
-    y, alpha = _check_inputs(provider, y, C, tol, alpha0)
+    y = check_labels(y, provider.n)
+    C = check_C(C, finite=True)
+    tol = check_tol(tol)
+    alpha = np.zeros(len(y)) if alpha0 is None else check_warm_start(alpha0, y, C)
     rule = make_rule(selection, random_state)
     if isinstance(rule, PlattHeuristics):
         shrinking = False
@@ -381,7 +376,7 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     # one BLAS thread: a kernel column is a single matrix-vector product, too small
     # for threads to pay off (and threads spin badly on a busy machine)
     with threadpool_limits(limits=1, user_api="blas"):
-        solver = _SMO(provider, y, C, alpha, tol, tau, cache_mb, rule)
+        solver = _SMO(provider, y, C, alpha, tol, tau, cache_size, rule)
         n_iter, n_select, converged, hist = solver.run(max_iter, shrinking, history)
     if not converged:
         warnings.warn(f"SMO stopped after max_iter={max_iter} selections before the gap fell "
@@ -396,4 +391,4 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         n_kernel_evals=int(provider.n_kernel_evals - evals0), converged=converged,
         selection=rule.name, tol=tol, C=float(C), cache_hits=solver.cache.hits,
         cache_misses=solver.cache.misses, n_shrink=solver.n_shrink,
-        n_unshrink=solver.n_unshrink, history=hist)
+        n_unshrink=solver.n_unshrink, gradient=g, history=hist)

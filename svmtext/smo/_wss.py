@@ -62,21 +62,23 @@ class WSS2:
 
     ``i`` is the maximal violator in :math:`I_{up}`; ``j`` minimises
     :math:`-b_{it}^2 / a_{it}` over :math:`t \in I_{low}` with
-    :math:`b_{it} = g_i - g_t > 0`, where :math:`a_{it} \le 0` is replaced by ``tau``.
+    :math:`b_{it} = g_i - g_t > 0`, where :math:`a_{it} \le 0` is replaced by ``tau``:
+    the compiled scan :func:`svmtext.smo._core.wss2_scan` shared by every SMO.
     """
 
     name = "wss2"
 
     def select(self, state):
-        m, i, M, _ = extreme_violators(state)
-        if not m - M >= state.tol:
-            return m - M, -1, -1
+        core = state.core
+        i, m = core.max_up(state.g, state.y, state.status, state.movable, len(state.g))
+        if i < 0:
+            return -np.inf, -1, -1
         Ki = state.cache.column(state.active[i])
-        b = m - state.g
-        a = state.d[i] + state.d - 2.0 * Ki
-        a[a <= 0] = state.tau
-        score = np.where(state.low & (b > 0), -(b * b) / a, np.inf)
-        return m - M, i, int(score.argmin())
+        j, M = core.wss2_scan(i, m, state.g, state.y, state.status, state.movable, state.d,
+                              Ki, state.tau, len(state.g))
+        if not m - M >= state.tol or j < 0:
+            return m - M, -1, -1
+        return m - M, i, j
 
     def feedback(self, state, i, j, moved):
         pass

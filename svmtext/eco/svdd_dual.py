@@ -1,0 +1,82 @@
+r"""The SVDD dual and its two solvers (book: :ref:`sec-eco-svdd`).
+
+Primal (Tax and Duin 2004): the smallest sphere of centre :math:`a` and radius
+:math:`R` in feature space holding the data, with slacks,
+
+.. math::
+
+    \min_{R, a, \xi} R^2 + C \sum_i \xi_i \quad\text{s.t.}\quad
+    \lVert \phi(x_i) - a \rVert^2 \le R^2 + \xi_i,\ \xi_i \ge 0 ;
+
+dual (Howell et al. 2020, eq. 23), with :math:`a = \sum_i \alpha_i \phi(x_i)`:
+
+.. math::
+
+    \max_\alpha\; L_D = \sum_i \alpha_i K_{ii} - \sum_{i,j} \alpha_i\alpha_j K_{ij}
+    \quad\text{s.t.}\quad \sum_i \alpha_i = 1,\ 0 \le \alpha_i \le C .
+
+In LIBSVM's form :math:`\min \tfrac12\alpha^\top Q\alpha - p^\top\alpha` this is
+:math:`Q = 2K`, :math:`p = \operatorname{diag} K`, :math:`y = \mathbf 1`,
+:math:`\Delta = 1`, so :func:`svdd_smo` is the SVM's SMO core
+(:mod:`svmtext.smo._core`) on that problem.
+"""
+from __future__ import annotations
+
+import cvxopt
+import numpy as np
+
+from .._validation import check_C, check_gram, check_tol, check_warm_start
+from ..kkt import LOWER, alpha_status
+from ..smo import smo_dense
+
+__all__ = ["check_svdd_C", "svdd_objective", "solve_svdd_qp", "svdd_smo"]
+
+
+def check_svdd_C(C, n):
+    """A positive ``C`` with :math:`Cn \\ge 1` (else :math:`\\sum_i\\alpha_i = 1` is infeasible)."""
+    C = check_C(C, finite=False)
+    if C * n < 1 - 1e-12:
+        raise ValueError(f"SVDD is infeasible with n_samples = {n} and C = {C:g}: C * n < 1 "
+                         "(sum alpha = 1 with alpha <= C); raise C")
+    return C
+
+
+def svdd_objective(alpha, K):
+    r""":math:`L_D(\alpha) = \sum_i \alpha_i K_{ii} - \alpha^\top K \alpha` (maximised)."""
+    return float(alpha @ np.diag(K) - alpha @ K @ alpha)
+
+
+def solve_svdd_qp(K, C=1.0):
+    """Batch SVDD dual with cvxopt (the reference solver). Returns ``alpha``."""
+    K = check_gram(K)
+    n = len(K)
+    C = check_svdd_C(C, n)
+    m = cvxopt.matrix
+    G = np.vstack([-np.eye(n), np.eye(n)])
+    h = np.concatenate([np.zeros(n), np.full(n, C)])
+    res = cvxopt.solvers.qp(m(2 * K), m(-np.diag(K).copy()), m(G), m(h),
+                            m(np.ones((1, n))), m(1.0),
+                            options={"show_progress": False, "abstol": 1e-12,
+                                     "reltol": 1e-12, "feastol": 1e-12})
+    alpha = np.clip(np.array(res["x"]).ravel(), 0.0, C)
+    alpha[alpha_status(alpha, C) == LOWER] = 0.0
+    return alpha / alpha.sum()
+
+
+def svdd_smo(K, C=1.0, alpha0=None, tol=1e-6, max_iter=100_000):
+    r"""SVDD dual by SMO (WSS2 and the two-variable step of every SMO in the package).
+
+    Minimises :math:`F = \alpha^\top K\alpha - \sum_i\alpha_i K_{ii}`; with
+    :math:`g = \operatorname{diag}K - 2K\alpha` (:math:`= -\nabla F`) it stops when
+    :math:`\max_{\alpha_i < C} g_i - \min_{\alpha_j > 0} g_j <` ``tol``. Warm-started at a
+    feasible ``alpha0`` (default :math:`\alpha_i = 1/n`). Returns ``alpha``.
+    """
+    K = check_gram(K)
+    n = len(K)
+    C = check_svdd_C(C, n)
+    tol = check_tol(tol)
+    ones = np.ones(n)
+    alpha = np.full(n, 1.0 / n) if alpha0 is None else check_warm_start(alpha0, ones, C, 1.0)
+    g = np.diag(K) - 2 * K @ alpha
+    smo_dense(2 * K, ones, alpha, g, np.ones(n, bool), n, C, tol, max_iter)
+    return alpha

@@ -1,0 +1,146 @@
+r"""The SMO core, compiled: WSS2 scan, two-variable step, gradient update (book: :ref:`sec-smo`).
+
+Every SMO in the package (the cached column solver :func:`~svmtext.smo.smo_solve`, the
+warm-started dense solver :func:`~svmtext.smo.smo_dense` and the SVDD solver
+:func:`~svmtext.eco.svdd_smo`) runs these functions on LIBSVM's form of the dual
+
+.. math::
+
+    \min_\alpha \tfrac12\alpha^\top Q\alpha - p^\top\alpha
+    \quad\text{s.t.}\quad y^\top\alpha = \Delta,\ 0 \le \alpha_t \le C ,
+
+with :math:`G = Q\alpha - p` and the selection quantity :math:`g_t = -y_t G_t`
+(for the SVM, :math:`Q_{ij} = y_iy_jK_{ij}`, :math:`p = \mathbf 1`:
+:math:`g_t = y_t - \sum_l \alpha_l y_l K_{tl}`). The arrays passed as ``K`` hold
+:math:`y_iy_jQ_{ij}` (the kernel for the SVM, :math:`2K` for SVDD).
+Each multiplier has a status (:data:`~svmtext.kkt.LOWER`, ``FREE``, ``UPPER``) from
+which :math:`I_{up}` and :math:`I_{low}` follow (:func:`svmtext.kkt.in_up`,
+:func:`~svmtext.kkt.in_low`); ``movable[t] = False`` takes :math:`t` out of both.
+
+This module imports numba; the rest of the package imports it on first use, so
+``import svmtext`` stays fast. Compiled code is cached in a user-writable folder
+(``$NUMBA_CACHE_DIR``, default ``$XDG_CACHE_HOME/svmtext/numba``).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("NUMBA_CACHE_DIR", str(
+    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "svmtext" / "numba"))
+
+import numpy as np  # noqa: E402
+from numba import njit  # noqa: E402
+
+from .. import kkt  # noqa: E402
+
+__all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient",
+           "dense_loop"]
+
+_jit = njit(cache=True)
+_in_up = _jit(kkt.in_up)
+_in_low = _jit(kkt.in_low)
+LOWER, FREE, UPPER = kkt.LOWER, kkt.FREE, kkt.UPPER
+
+
+@_jit
+def max_up(g, y, status, movable, m):
+    r"""``(i, m(alpha))``: :math:`i = \arg\max_{t \in I_{up}} g_t` over the first ``m``
+    entries (first index on ties; ``i = -1`` when :math:`I_{up}` is empty)."""
+    i = -1
+    g_max = -np.inf
+    for t in range(m):
+        if movable[t] and _in_up(y[t], status[t]) and g[t] > g_max:
+            g_max = g[t]
+            i = t
+    return i, g_max
+
+
+@_jit
+def curvature(d_i, d_j, K_ij, tau):
+    r""":math:`a_{ij} = K_{ii} + K_{jj} - 2K_{ij}`, replaced by the floor ``tau`` when :math:`\le 0`."""
+    a = d_i + d_j - 2.0 * K_ij
+    return a if a > 0 else tau
+
+
+@_jit
+def wss2_scan(i, g_max, g, y, status, movable, d, K_i, tau, m):
+    r"""Fan, Chen and Lin's second index and :math:`M(\alpha)` in one pass.
+
+    ``j`` minimises :math:`-(g_i - g_k)^2 / a_{ik}` over :math:`k \in I_{low}` with
+    :math:`g_k < g_i` (first index on ties); ``g_min`` is :math:`\min_{k\in I_{low}} g_k`.
+    Returns ``(j, g_min)`` (``j = -1`` when no such ``k``).
+    """
+    j = -1
+    g_min = np.inf
+    best = np.inf
+    for k in range(m):
+        if movable[k] and _in_low(y[k], status[k]):
+            if g[k] < g_min:
+                g_min = g[k]
+            b = g_max - g[k]
+            if i >= 0 and b > 0:
+                score = -b * b / curvature(d[i], d[k], K_i[k], tau)
+                if score < best:
+                    best = score
+                    j = k
+    return j, g_min
+
+
+@_jit
+def two_variable_step(i, j, g, y, alpha, status, a, C):
+    r"""Move :math:`\alpha_i \mathrel{+}= y_i\eta`, :math:`\alpha_j \mathrel{-}= y_j\eta`.
+
+    The step length is :math:`\eta = \min\{(g_i - g_j)/a_{ij}, \text{room}_i,
+    \text{room}_j\}` (``i`` in :math:`I_{up}`, ``j`` in :math:`I_{low}`,
+    :math:`g_i > g_j`); a multiplier stopped by the box lands exactly on its bound, and
+    the status of both is updated. Returns :math:`\eta` (the gradient is not touched:
+    :func:`update_gradient`).
+    """
+    room_i = C - alpha[i] if y[i] > 0 else alpha[i]
+    room_j = alpha[j] if y[j] > 0 else C - alpha[j]
+    eta = min((g[i] - g[j]) / a, room_i, room_j)
+    if not eta > 0:
+        return 0.0
+    if eta == room_i:
+        alpha[i] = C if y[i] > 0 else 0.0
+        status[i] = UPPER if y[i] > 0 else LOWER
+    else:
+        alpha[i] += y[i] * eta
+        status[i] = FREE
+    if eta == room_j:
+        alpha[j] = 0.0 if y[j] > 0 else C
+        status[j] = LOWER if y[j] > 0 else UPPER
+    else:
+        alpha[j] -= y[j] * eta
+        status[j] = FREE
+    return eta
+
+
+@_jit
+def update_gradient(g, eta, K_i, K_j, m):
+    r""":math:`g_k \mathrel{-}= \eta (K_{ik} - K_{jk})` for the first ``m`` entries."""
+    for k in range(m):
+        g[k] -= eta * (np.float64(K_i[k]) - np.float64(K_j[k]))   # float32 columns too
+
+
+@_jit
+def dense_loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter, pairs):
+    r"""WSS2 SMO on the dense matrix ``K[:m, :m]``, in place; the first ``len(pairs)``
+    pairs are written to ``pairs``. Returns ``(n_iter, gap)``."""
+    i, g_max = max_up(g, y, status, movable, m)
+    gap = np.inf
+    n_iter = 0
+    while n_iter < max_iter:
+        j, g_min = wss2_scan(i, g_max, g, y, status, movable, d, K[i], tau, m)
+        gap = g_max - g_min
+        if i < 0 or j < 0 or gap < tol:
+            break
+        eta = two_variable_step(i, j, g, y, alpha, status, curvature(d[i], d[j], K[i, j], tau), C)
+        update_gradient(g, eta, K[i], K[j], m)
+        if n_iter < len(pairs):
+            pairs[n_iter, 0] = i
+            pairs[n_iter, 1] = j
+        n_iter += 1
+        i, g_max = max_up(g, y, status, movable, m)
+    return n_iter, gap
