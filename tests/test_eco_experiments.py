@@ -31,6 +31,6 @@ def test_mnist_smoke_run_exercises_everything(tmp_path):
 def test_cache_from_another_configuration_fails(mod, tmp_path):
     payload = load_cache(mod.NAME)
     (tmp_path / f"{mod.NAME}.json").write_text(json.dumps(payload))
-    other = dict(mod.CONFIG, n_start=mod.CONFIG["n_start"] + 1)
+    other = dict(mod.CONFIG, runs=-1)   # any change of the configuration
     with pytest.raises(StaleCacheError):
         load_cache(mod.NAME, other, root=tmp_path)
