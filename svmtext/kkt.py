@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["KKTResiduals", "kkt_residuals", "intercept_from_alpha", "bias_from_gradient",
+__all__ = ["KKTResiduals", "kkt_residuals", "intercept_from_alpha", "bias_from_gradient", "bias_interval",
            "free_and_bounded", "dual_objective_from_coef", "alpha_status", "bound_tol", "in_up", "in_low",
            "LOWER", "FREE", "UPPER"]
 
@@ -82,7 +82,7 @@ def dual_objective_from_coef(dual_coef, K_SS=None, *, Kv=None):
 
     the maximised objective (book: :ref:`sec-qp`; LIBSVM minimises :math:`-W`). Pass the
     Gram matrix ``K_SS`` of the support vectors, or ``Kv`` :math:`= K v` when a solver
-    already has it (SMO: :math:`(Kv)_t = y_t - g_t`). ``dual_coef`` may be scikit-learn's
+    already has it (SMO: :math:`(Kv)_t = y_t + y_t G_t`). ``dual_coef`` may be scikit-learn's
     ``dual_coef_`` (shape ``(1, n_SV)``): every estimator reports this value as
     ``fit_info_["dual_objective"]``.
     """
@@ -187,33 +187,53 @@ def free_and_bounded(alpha, C=None, tol=None):
     return status == FREE, status == UPPER
 
 
-def bias_from_gradient(g, alpha, y, C=None, tol=0.0):
-    r"""The bias :math:`b = -\rho` from :math:`g_t = y_t - \sum_j \alpha_j y_j K_{tj}`.
+def bias_interval(minus_yG, alpha, y, C=None, tol=0.0):
+    r"""The interval :math:`[m(\alpha), M(\alpha)]` of biases the KKT conditions allow.
 
-    A free support vector has :math:`y_t f(x_t) = 1`, i.e. :math:`b = g_t`: the mean
-    over the free set is returned. Without free vectors the optimality conditions
-    only bound :math:`b` to :math:`[m(\alpha), M(\alpha)]`, with
-    :math:`m = \max_{t \in I_{up}} g_t` and :math:`M = \min_{t \in I_{low}} g_t`,
-    and the midpoint is returned (LIBSVM's rule; book: :ref:`sec-dual-bias`).
+    With LIBSVM's gradient :math:`G = Q\alpha - e` and
+    :math:`-y_t G_t = y_t - \sum_j \alpha_j y_j K_{tj}` (``minus_yG``),
+
+    .. math::
+
+        m(\alpha) = \max_{t \in I_{up}} -y_t G_t, \qquad
+        M(\alpha) = \min_{t \in I_{low}} -y_t G_t,
+
+    and at an optimum every :math:`b \in [m, M]` satisfies them (book:
+    :ref:`sec-dual-bias`, eq. ``eq-bias-interval``). An empty index set gives an
+    infinite end. ``tol`` is the distance to a bound under which :math:`\alpha_t` counts
+    as at it.
+    """
+    minus_yG, alpha, y = (np.asarray(v, dtype=float) for v in (minus_yG, alpha, y))
+    status = alpha_status(alpha, C, tol)
+    m = float(np.max(minus_yG[in_up(y, status)], initial=-np.inf))
+    M = float(np.min(minus_yG[in_low(y, status)], initial=np.inf))
+    return m, M
+
+
+def bias_from_gradient(minus_yG, alpha, y, C=None, tol=0.0):
+    r"""The bias :math:`b = -\rho` from :math:`-y_t G_t = y_t - \sum_j \alpha_j y_j K_{tj}`.
+
+    A free support vector has :math:`y_t f(x_t) = 1`, i.e. :math:`b = -y_t G_t`: the
+    mean over the free set is returned. Without free vectors the optimality conditions
+    only bound :math:`b` to :func:`bias_interval` :math:`[m(\alpha), M(\alpha)]`, and
+    its midpoint is returned (LIBSVM's rule; book: :ref:`sec-dual-bias`).
     ``tol`` is the distance to a bound under which :math:`\alpha_t` counts as at it.
     """
-    g, alpha, y = (np.asarray(v, dtype=float) for v in (g, alpha, y))
-    status = alpha_status(alpha, C, tol)
-    free = status == FREE
+    minus_yG, alpha, y = (np.asarray(v, dtype=float) for v in (minus_yG, alpha, y))
+    free = alpha_status(alpha, C, tol) == FREE
     if free.any():
-        return float(np.mean(g[free]))
-    m = np.max(g[in_up(y, status)], initial=-np.inf)
-    M = np.min(g[in_low(y, status)], initial=np.inf)
+        return float(np.mean(minus_yG[free]))
+    m, M = bias_interval(minus_yG, alpha, y, C, tol)
     if np.isfinite(m) and np.isfinite(M):
-        return float(0.5 * (m + M))
-    return float(m if np.isfinite(m) else M if np.isfinite(M) else 0.0)
+        return 0.5 * (m + M)
+    return m if np.isfinite(m) else M if np.isfinite(M) else 0.0
 
 
 def intercept_from_alpha(alpha, K, y, C=None, tol=None):
     r"""The bias :math:`b` implied by the KKT conditions for a dual solution ``alpha``.
 
-    With :math:`g_i = y_i - \sum_j \alpha_j y_j K_{ij}`, every free support vector
-    satisfies :math:`y_i f(x_i) = 1`, i.e. :math:`b = g_i`; the mean over the free
+    With :math:`-y_i G_i = y_i - \sum_j \alpha_j y_j K_{ij}`, every free support vector
+    satisfies :math:`y_i f(x_i) = 1`, i.e. :math:`b = -y_i G_i`; the mean over the free
     set is returned. Without free support vectors, the conditions
     :math:`y_i f(x_i) \ge 1` (:math:`\alpha_i = 0`) and :math:`\le 1`
     (:math:`\alpha_i = C`) only bound :math:`b` to an interval, and its midpoint is
