@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jupytext
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -35,8 +36,11 @@ def test_chapter_defines_every_macro_it_uses(path):
     body = "\n".join(c.source for c in nb.cells[1:])
     missing = set(used_macros(body, list(MACROS))) - names
     assert not missing, f"{path.name} uses undefined macros: {sorted(missing)}"
+    front = yaml.safe_load(source.split("---\n")[1])["math"]   # read by jupyterlab-myst
+    assert set(front) == {"\\" + n for n in names}
     for name in names:
         assert name in MACROS, f"{path.name} defines \\{name}, which _config.yml does not list"
+        assert front["\\" + name] == MACROS[name][0]
         assert newcommand(name, *MACROS[name]) in source, \
             f"{path.name}: \\{name} differs from _config.yml (python tools/sync_macros.py)"
 
