@@ -7,7 +7,8 @@ book. A chapter opened in JupyterLab or converted to ``.ipynb`` does not see tha
 file, so each chapter starts with a markdown cell, tagged ``remove-cell`` (the book
 drops it), that defines the macros the chapter uses twice: a ``math:`` front-matter
 block, read by jupyterlab-myst (which typesets each formula on its own with KaTeX),
-and ``\newcommand`` lines, read by classic Jupyter and JupyterLab's own MathJax::
+and ``\newcommand`` lines, for renderers that share one MathJax document across
+cells (JupyterLab's built-in renderer typesets each cell anew and does not)::
 
     python tools/sync_macros.py           # rewrite the cells
     python tools/sync_macros.py --check   # exit 1 if a cell is missing or stale
