@@ -26,7 +26,7 @@ from ._validation import check_C
 from .kernels import get_kernel, kernel_diag, resolve_gamma
 from .kkt import dual_objective_from_coef
 
-__all__ = ["BaseSVC", "KernelParamsMixin", "check_C", "labels_to_pm1", "KERNEL_CONSTRAINTS"]
+__all__ = ["BaseSVC", "KernelParamsMixin", "labels_to_pm1", "KERNEL_CONSTRAINTS"]
 
 KERNEL_CONSTRAINTS = {
     "kernel": [StrOptions({"linear", "poly", "rbf"}), callable],

@@ -30,15 +30,14 @@ import cvxopt
 import numpy as np
 from scipy.optimize import linprog
 
-from ._validation import check_C, check_dual_problem
+from ._validation import check_C, check_dual_problem, check_labels
 from .base import BaseSVC
 from .kernels import check_psd, linear_kernel
 from .kkt import dual_objective_from_coef, free_and_bounded, intercept_from_alpha, kkt_residuals
 
 __all__ = [
     "DualSolution", "PrimalSolution", "solve_dual", "solve_primal", "dual_objective",
-    "dual_objective_from_coef",
-    "primal_objective", "check_problem", "check_separable", "QPSVC",
+    "primal_objective", "check_separable", "QPSVC",
 ]
 
 _CVXOPT_OPTIONS = {"show_progress": False, "abstol": 1e-12, "reltol": 1e-12,
@@ -100,12 +99,6 @@ def primal_objective(alpha, b, K, y, C=None):
     return float(0.5 * v @ Kv + C * xi.sum())
 
 
-def check_problem(K, y):
-    """Validate a dual problem: ``K`` n x n and finite, ``y`` of -1/+1 with both classes
-    (:func:`svmtext._validation.check_dual_problem`)."""
-    return check_dual_problem(K, y)
-
-
 def check_separable(K, y):
     r"""Raise ``ValueError`` unless some :math:`f = K\beta + b` has :math:`y_i f_i \ge 1` for all ``i``.
 
@@ -113,7 +106,7 @@ def check_separable(K, y):
     (the data are separable in the kernel's feature space); otherwise the hard-margin
     dual is unbounded and no answer is correct.
     """
-    K, y = check_problem(K, y)
+    K, y = check_dual_problem(K, y)
     n = len(y)
     A_ub = -y[:, None] * np.hstack([K, np.ones((n, 1))])
     res = linprog(np.zeros(n + 1), A_ub=A_ub, b_ub=-np.ones(n),
@@ -176,7 +169,7 @@ def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> D
     -------
     DualSolution
     """
-    K, y = check_problem(K, y)
+    K, y = check_dual_problem(K, y)
     C = check_C(C)
     if check_psd_kernel:
         check_psd(K)
@@ -231,7 +224,7 @@ def solve_primal(X, y, C=None) -> PrimalSolution:
     X = np.asarray(X, dtype=float)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D; got shape {X.shape}")
-    _, y = check_problem(np.zeros((len(y), len(y))), y)
+    y = check_labels(y)
     if len(X) != len(y):
         raise ValueError(f"X has {len(X)} rows but y has {len(y)} labels")
     if not np.all(np.isfinite(X)):

@@ -43,9 +43,9 @@ import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.special import expit, logit
 
-from ..base import check_C
+from .._validation import check_C, check_dual_problem
 from ..kkt import intercept_from_alpha
-from ..qp import check_problem, dual_objective
+from ..qp import dual_objective
 
 __all__ = ["interaction_matrix", "capacity_factor", "quasi_steady_bias",
            "lv_rhs", "growth_rates", "positive_start", "integrate_lv",
@@ -59,7 +59,7 @@ def interaction_matrix(K, y):
     (competition) when :math:`y_i = y_j` and :math:`A_{ij} > 0` (mutualism)
     when :math:`y_i \ne y_j`; the strength is the niche overlap :math:`K_{ij}`.
     """
-    K, y = check_problem(K, y)
+    K, y = check_dual_problem(K, y)
     return -(y[:, None] * y[None, :]) * K
 
 
@@ -145,7 +145,7 @@ def integrate_lv(K, y, C=None, alpha0=None, t_end=1e4, n_samples=200,
     -------
     LVSolution
     """
-    K, y = check_problem(K, y)
+    K, y = check_dual_problem(K, y)
     C = check_C(C)
     alpha0 = positive_start(y, C) if alpha0 is None else np.asarray(alpha0, float)
     if alpha0.shape != y.shape or np.any(alpha0 <= 0) or np.any(alpha0 >= C):

@@ -15,10 +15,10 @@ import hashlib
 import json
 import os
 import platform
-import tempfile
 import time
 from pathlib import Path
 
+from ..datasets._fetch import replace_atomically
 from ._code import changed_modules, code_fingerprint, module_file
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -52,20 +52,11 @@ def cache_path(name: str, root: Path | None = None) -> Path:
 
 
 def write_json_atomic(path, obj) -> Path:
-    """Write JSON to a temporary file beside ``path`` and rename it into place."""
+    """Write JSON to a temporary file beside ``path`` and rename it into place
+    (:func:`svmtext.datasets._fetch.replace_atomically`)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(obj, fh, indent=1, sort_keys=True, default=_to_json)
-            fh.write("\n")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    text = json.dumps(obj, indent=1, sort_keys=True, default=_to_json) + "\n"
+    replace_atomically(path, lambda out: out.write(text.encode()))
     return path
 
 

@@ -34,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
 from .._validation import check_C, check_labels, check_tol, check_warm_start
-from ..kkt import UPPER, alpha_status, bias_from_gradient, in_low, in_up
+from ..kkt import FREE, UPPER, alpha_status, bias_from_gradient, free_and_bounded, in_low, in_up
 from ._cache import ColumnCache
 from ._columns import as_column_provider
 from ._wss import PlattHeuristics, extreme_violators, make_rule
@@ -102,13 +102,13 @@ class SMOResult:
 
     @property
     def free(self):
-        """Indices with :math:`0 < \\alpha_i < C`."""
-        return np.flatnonzero((self.alpha > 0) & (self.alpha < self.C))
+        """Indices with :math:`0 < \\alpha_i < C` (SMO lands exactly on the bounds)."""
+        return np.flatnonzero(free_and_bounded(self.alpha, self.C, 0.0)[0])
 
     @property
     def bounded(self):
         """Indices with :math:`\\alpha_i = C`."""
-        return np.flatnonzero(self.alpha == self.C)
+        return np.flatnonzero(free_and_bounded(self.alpha, self.C, 0.0)[1])
 
 
 class _SMO:
@@ -207,7 +207,7 @@ class _SMO:
         self._write_back()
         inactive = self._inactive()
         a, y = self.alpha_full, self.y_full
-        free = np.flatnonzero(self.status_full == 0)
+        free = np.flatnonzero(self.status_full == FREE)
         g = y[inactive] + self.gbar[inactive]
         for k in range(0, len(free), 256):
             cols = free[k:k + 256]
