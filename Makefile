@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments experiments-smoke lab notebooks clean
+.PHONY: help venv book test test-unit test-portable test-chapters experiments experiments-smoke lab notebooks fetch-data fresh-check clean
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -126,7 +126,6 @@ notebooks: $(STAMP)
 
 # Every data set into the data home ($$SVMTEXT_DATA, else ~/.cache/svmtext), e.g. before
 # teaching offline.
-.PHONY: fetch-data fresh-check
 fetch-data: $(STAMP)
 	$(PY) -m svmtext.datasets fetch --all
 

@@ -81,6 +81,28 @@ window.addEventListener("error", function (e) {
 </script>"""
 
 
+def _eq_tag(d: dict) -> str:
+    return " ".join(x for x in (d["number"], d["label"] and f"[{d['label']}]") if x)
+
+
+# (key in the measuring script's report, category, how one finding reads)
+REPORT_ITEMS = [
+    ("text", "text", lambda d: f"{d['kind']} {d['match']!r}: \"{d['excerpt']}\""),
+    ("untypeset", "untypeset", lambda d: f"{d['tex']!r}"),
+    ("math_errors", "math-err", lambda d: f"{d['kind']} {d['message']!r} in {d['tex']!r}"),
+    ("wide_equations", "eq-wide", lambda d: (
+        f"eq. {_eq_tag(d) or '(unnumbered)'} {d['width_px']} px in {d['avail_px']} px: "
+        f"{d['tex']!r}")),
+    ("wide_outputs", "out-wide", lambda d: (
+        f"{d['kind']} hides/overhangs {d['hidden_px']} px (longest line {d['chars']} chars): "
+        f"\"{d['excerpt']}\"")),
+    ("wide_code", "code-wide", lambda d: (
+        f"code line of {d['chars']} chars scrolls {d['hidden_px']} px: \"{d['excerpt']}\"")),
+    ("long_outputs", "out-long", lambda d: f"{d['lines']} lines: \"{d['excerpt']}\""),
+    ("cell_errors", "cell-error", lambda d: f"\"{d['excerpt']}\""),
+    ("stderr", "stderr", lambda d: f"\"{d['excerpt']}\""),
+]
+
 def _mathjax_src(html: str, page: Path) -> tuple[str, str]:
     """Point the copy at a MathJax that exists: the site's own, else the repository's."""
     m = re.search(r'<script[^>]*src="([^"]*tex-mml-chtml\.js)[^"]*"', html)
@@ -180,31 +202,8 @@ def check_page(page: Path, out: Path | None = None, budget_ms: int = 20000,
     def loc(d):
         return f"  ({d['where']})" if d.get("where") else ""
 
-    for d in rep.get("text", []):
-        res["items"]["text"].append(f"{d['kind']} {d['match']!r}: \"{d['excerpt']}\"{loc(d)}")
-    for d in rep.get("untypeset", []):
-        res["items"]["untypeset"].append(f"{d['tex']!r}{loc(d)}")
-    for d in rep.get("math_errors", []):
-        res["items"]["math-err"].append(f"{d['kind']} {d['message']!r} in {d['tex']!r}{loc(d)}")
-    for d in rep.get("wide_equations", []):
-        tag = " ".join(x for x in (d["number"], d["label"] and f"[{d['label']}]") if x)
-        res["items"]["eq-wide"].append(
-            f"eq. {tag or '(unnumbered)'} {d['width_px']} px in {d['avail_px']} px: "
-            f"{d['tex']!r}{loc(d)}")
-    for d in rep.get("wide_outputs", []):
-        res["items"]["out-wide"].append(
-            f"{d['kind']} hides/overhangs {d['hidden_px']} px (longest line {d['chars']} chars): "
-            f"\"{d['excerpt']}\"{loc(d)}")
-    for d in rep.get("wide_code", []):
-        res["items"]["code-wide"].append(
-            f"code line of {d['chars']} chars scrolls {d['hidden_px']} px: "
-            f"\"{d['excerpt']}\"{loc(d)}")
-    for d in rep.get("long_outputs", []):
-        res["items"]["out-long"].append(f"{d['lines']} lines: \"{d['excerpt']}\"{loc(d)}")
-    for d in rep.get("cell_errors", []):
-        res["items"]["cell-error"].append(f"\"{d['excerpt']}\"{loc(d)}")
-    for d in rep.get("stderr", []):
-        res["items"]["stderr"].append(f"\"{d['excerpt']}\"{loc(d)}")
+    for key, cat, fmt in REPORT_ITEMS:
+        res["items"][cat].extend(fmt(d) + loc(d) for d in rep.get(key, []))
     for d in rep.get("figures", []):
         name = d["label"] or d["src"]
         for p in d["problems"]:
@@ -217,12 +216,19 @@ def check_page(page: Path, out: Path | None = None, budget_ms: int = 20000,
     return res
 
 
-def format_result(res: dict, max_items: int = 5, root: Path | None = None) -> str:
-    page = Path(res["page"])
+def _page_name(page: str, root: Path | None, bare: bool) -> str:
+    """The page relative to ``root``; else its file name (``bare``) or full path."""
+    page = Path(page)
     try:
-        name = str(page.relative_to(root)) if root else str(page)
+        if root:
+            return str(page.relative_to(root))
     except ValueError:
-        name = str(page)
+        pass
+    return page.name if bare else str(page)
+
+
+def format_result(res: dict, max_items: int = 5, root: Path | None = None) -> str:
+    name = _page_name(res["page"], root, bare=False)
     bad = {c: n for c, n in res["counts"].items() if n}
     head = f"== {name}: " + ("OK" if not bad else "FAIL " + ", ".join(
         f"{c} {n}" for c, n in bad.items()))
@@ -248,13 +254,7 @@ def format_result(res: dict, max_items: int = 5, root: Path | None = None) -> st
 
 def summary_table(results: list[dict], root: Path | None = None) -> str:
     short = {c: c.replace("fig-", "f-").replace("cell-error", "cell-err").replace("code-wide", "code-w") for c in CATEGORIES}
-    names = []
-    for r in results:
-        p = Path(r["page"])
-        try:
-            names.append(str(p.relative_to(root)) if root else p.name)
-        except ValueError:
-            names.append(p.name)
+    names = [_page_name(r["page"], root, bare=True) for r in results]
     w = max([len(n) for n in names] + [4])
     lines = ["page".ljust(w) + " " + " ".join(f"{short[c]:>9}" for c in CATEGORIES) + "  total"]
     for n, r in zip(names, results):

@@ -86,8 +86,8 @@ def main(argv=None) -> int:
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     macros = config_macros()
-    stale = []
-    for path in chapters():
+    stale, paths = [], chapters()
+    for path in paths:
         text = path.read_text(encoding="utf-8")
         new = with_cell(text, macros)
         if new != text:
@@ -98,7 +98,7 @@ def main(argv=None) -> int:
         print("stale macro cells (run python tools/sync_macros.py):",
               ", ".join(map(str, stale)))
         return 1
-    print(("checked" if args.check else "synced"), len(chapters()), "chapters")
+    print(("checked" if args.check else "synced"), len(paths), "chapters")
     return 0
 
 
