@@ -2,8 +2,8 @@ r"""Checks of the inputs every solver shares: one place for each rule.
 
 A bad input raises ``ValueError`` naming what was wrong. The dual problems are
 those of the SVM (book: :ref:`sec-qp`),
-:math:`\max_\alpha W(\alpha)` s.t. :math:`y^\top\alpha = 0,\ 0 \le \alpha_t \le C`,
-and of SVDD (:math:`\sum_t \alpha_t = 1`).
+:math:`\max_\alpha W(\alpha)` s.t. :math:`y^\top\alpha = 0,\ 0 \le \alpha_k \le C`,
+and of SVDD (:math:`\sum_k \alpha_k = 1`).
 """
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def check_dual_problem(K, y):
 
 
 def check_warm_start(alpha0, y, C, total=0.0):
-    r"""A feasible start: :math:`0 \le \alpha_t \le C`, :math:`y^\top\alpha =` ``total``.
+    r"""A feasible start: :math:`0 \le \alpha_k \le C`, :math:`y^\top\alpha =` ``total``.
 
     Values within :math:`10^{-12} C` of a bound are put on it (the solvers' steps land
     exactly on bounds, and their status is read from the values).

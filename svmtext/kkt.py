@@ -82,7 +82,7 @@ def dual_objective_from_coef(dual_coef, K_SS=None, *, Kv=None):
 
     the maximised objective (book: :ref:`sec-qp`; LIBSVM minimises :math:`-W`). Pass the
     Gram matrix ``K_SS`` of the support vectors, or ``Kv`` :math:`= K v` when a solver
-    already has it (SMO: :math:`(Kv)_t = y_t + y_t G_t`). ``dual_coef`` may be scikit-learn's
+    already has it (SMO: :math:`(Kv)_k = y_k + y_k G_k`). ``dual_coef`` may be scikit-learn's
     ``dual_coef_`` (shape ``(1, n_SV)``): every estimator reports this value as
     ``fit_info_["dual_objective"]``.
     """
@@ -136,9 +136,9 @@ LOWER, FREE, UPPER = -1, 0, 1
 
 
 def bound_tol(alpha, C=None):
-    r"""The distance to a bound under which :math:`\alpha_t` counts as at it.
+    r"""The distance to a bound under which :math:`\alpha_k` counts as at it.
 
-    :math:`10^{-8}\max(1, C)` for a finite ``C``, :math:`10^{-8}\max(1, \max_t \alpha_t)`
+    :math:`10^{-8}\max(1, C)` for a finite ``C``, :math:`10^{-8}\max(1, \max_k \alpha_k)`
     for the hard margin: the book's one rule for solutions that need not land exactly on
     a bound (interior point, ODE). Solvers that do land on bounds (SMO) use 0.
     """
@@ -147,9 +147,9 @@ def bound_tol(alpha, C=None):
 
 
 def alpha_status(alpha, C=None, tol=None):
-    r"""``LOWER`` (-1), ``FREE`` (0) or ``UPPER`` (+1) for each :math:`\alpha_t`.
+    r"""``LOWER`` (-1), ``FREE`` (0) or ``UPPER`` (+1) for each :math:`\alpha_k`.
 
-    ``LOWER`` when :math:`\alpha_t \le` ``tol``, ``UPPER`` when :math:`\alpha_t \ge C -`
+    ``LOWER`` when :math:`\alpha_k \le` ``tol``, ``UPPER`` when :math:`\alpha_k \ge C -`
     ``tol``; ``tol`` defaults to :func:`bound_tol`. The index sets of the optimality
     conditions follow from the status alone (:func:`in_up`, :func:`in_low`).
     """
@@ -164,8 +164,8 @@ def alpha_status(alpha, C=None, tol=None):
 
 
 def in_up(y, status):
-    r""":math:`t \in I_{up}`: :math:`y_t\alpha_t` may grow (:math:`y_t = +1, \alpha_t < C` or
-    :math:`y_t = -1, \alpha_t > 0`). With status in {-1, 0, +1}: ``status != y``.
+    r""":math:`k \in I_{up}`: :math:`y_k\alpha_k` may grow (:math:`y_k = +1, \alpha_k < C` or
+    :math:`y_k = -1, \alpha_k > 0`). With status in {-1, 0, +1}: ``status != y``.
 
     Works on scalars and arrays alike (the compiled SMO core uses the same function).
     """
@@ -173,8 +173,8 @@ def in_up(y, status):
 
 
 def in_low(y, status):
-    r""":math:`t \in I_{low}`: :math:`y_t\alpha_t` may shrink (:math:`y_t = +1, \alpha_t > 0` or
-    :math:`y_t = -1, \alpha_t < C`). With status in {-1, 0, +1}: ``status != -y``."""
+    r""":math:`k \in I_{low}`: :math:`y_k\alpha_k` may shrink (:math:`y_k = +1, \alpha_k > 0` or
+    :math:`y_k = -1, \alpha_k < C`). With status in {-1, 0, +1}: ``status != -y``."""
     return status != -y
 
 
@@ -191,16 +191,16 @@ def bias_interval(minus_yG, alpha, y, C=None, tol=0.0):
     r"""The interval :math:`[m(\alpha), M(\alpha)]` of biases the KKT conditions allow.
 
     With LIBSVM's gradient :math:`G = Q\alpha - e` and
-    :math:`-y_t G_t = y_t - \sum_j \alpha_j y_j K_{tj}` (``minus_yG``),
+    :math:`-y_k G_k = y_k - \sum_j \alpha_j y_j K_{kj}` (``minus_yG``),
 
     .. math::
 
-        m(\alpha) = \max_{t \in I_{up}} -y_t G_t, \qquad
-        M(\alpha) = \min_{t \in I_{low}} -y_t G_t,
+        m(\alpha) = \max_{k \in I_{up}} -y_k G_k, \qquad
+        M(\alpha) = \min_{k \in I_{low}} -y_k G_k,
 
     and at an optimum every :math:`b \in [m, M]` satisfies them (book:
     :ref:`sec-dual-bias`, eq. ``eq-bias-interval``). An empty index set gives an
-    infinite end. ``tol`` is the distance to a bound under which :math:`\alpha_t` counts
+    infinite end. ``tol`` is the distance to a bound under which :math:`\alpha_k` counts
     as at it.
     """
     minus_yG, alpha, y = (np.asarray(v, dtype=float) for v in (minus_yG, alpha, y))
@@ -211,13 +211,13 @@ def bias_interval(minus_yG, alpha, y, C=None, tol=0.0):
 
 
 def bias_from_gradient(minus_yG, alpha, y, C=None, tol=0.0):
-    r"""The bias :math:`b = -\rho` from :math:`-y_t G_t = y_t - \sum_j \alpha_j y_j K_{tj}`.
+    r"""The bias :math:`b = -\rho` from :math:`-y_k G_k = y_k - \sum_j \alpha_j y_j K_{kj}`.
 
-    A free support vector has :math:`y_t f(x_t) = 1`, i.e. :math:`b = -y_t G_t`: the
+    A free support vector has :math:`y_k f(x_k) = 1`, i.e. :math:`b = -y_k G_k`: the
     mean over the free set is returned. Without free vectors the optimality conditions
     only bound :math:`b` to :func:`bias_interval` :math:`[m(\alpha), M(\alpha)]`, and
     its midpoint is returned (LIBSVM's rule; book: :ref:`sec-dual-bias`).
-    ``tol`` is the distance to a bound under which :math:`\alpha_t` counts as at it.
+    ``tol`` is the distance to a bound under which :math:`\alpha_k` counts as at it.
     """
     minus_yG, alpha, y = (np.asarray(v, dtype=float) for v in (minus_yG, alpha, y))
     free = alpha_status(alpha, C, tol) == FREE

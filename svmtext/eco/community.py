@@ -3,8 +3,8 @@ r"""The surviving species of an online ecosystem and their Gram matrix
 
 Only the support set :math:`S` is kept: its points, labels, abundances
 :math:`\alpha_S`, Gram matrix :math:`K_{SS}` and the gradient
-:math:`g_t = y_t - \sum_l \alpha_l y_l K_{tl}` that warm-starts the next
-re-equilibration. An invader appends one row and column (:math:`O(|S|\,d)`
+SMO's :math:`-y_kG_k = y_k - \sum_l \alpha_l y_l K_{kl}` (the array ``g``) that
+warm-starts the next re-equilibration. An invader appends one row and column (:math:`O(|S|\,d)`
 kernel evaluations); storage grows geometrically (by a quarter), so appends are amortised
 :math:`O(|S|)` beyond the kernel row itself. An extinct species is first only
 marked (``live = False``, :math:`\alpha = 0`, it can no longer move); the rows of

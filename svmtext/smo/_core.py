@@ -7,15 +7,15 @@ warm-started dense solver :func:`~svmtext.smo.smo_dense` and the SVDD solver
 .. math::
 
     \min_\alpha \tfrac12\alpha^\top Q\alpha - p^\top\alpha
-    \quad\text{s.t.}\quad y^\top\alpha = \Delta,\ 0 \le \alpha_t \le C ,
+    \quad\text{s.t.}\quad y^\top\alpha = \Delta,\ 0 \le \alpha_k \le C ,
 
-with :math:`G = Q\alpha - p` and the selection quantity :math:`g_t = -y_t G_t`
-(for the SVM, :math:`Q_{ij} = y_iy_jK_{ij}`, :math:`p = \mathbf 1`:
-:math:`g_t = y_t - \sum_l \alpha_l y_l K_{tl}`). The arrays passed as ``K`` hold
+with :math:`G = Q\alpha - p` and the selection quantity :math:`-y_kG_k` (the array
+``g``; for the SVM, :math:`Q_{ij} = y_iy_jK_{ij}`, :math:`p = \mathbf 1`:
+:math:`-y_kG_k = y_k - \sum_l \alpha_l y_l K_{kl}`). The arrays passed as ``K`` hold
 :math:`y_iy_jQ_{ij}` (the kernel for the SVM, :math:`2K` for SVDD).
 Each multiplier has a status (:data:`~svmtext.kkt.LOWER`, ``FREE``, ``UPPER``) from
 which :math:`I_{up}` and :math:`I_{low}` follow (:func:`svmtext.kkt.in_up`,
-:func:`~svmtext.kkt.in_low`); ``movable[t] = False`` takes :math:`t` out of both.
+:func:`~svmtext.kkt.in_low`); ``movable[k] = False`` takes :math:`k` out of both.
 
 This module imports numba; the rest of the package imports it on first use, so
 ``import svmtext`` stays fast. Compiled code is cached in a user-writable folder
@@ -45,7 +45,7 @@ LOWER, FREE, UPPER = kkt.LOWER, kkt.FREE, kkt.UPPER
 
 @_jit
 def max_up(g, y, status, movable, m):
-    r"""``(i, m(alpha))``: :math:`i = \arg\max_{t \in I_{up}} g_t` over the first ``m``
+    r"""``(i, m(alpha))``: :math:`i = \arg\max_{k \in I_{up}} -y_kG_k` over the first ``m``
     entries (first index on ties; ``i = -1`` when :math:`I_{up}` is empty)."""
     i = -1
     g_max = -np.inf
@@ -67,8 +67,9 @@ def curvature(d_i, d_j, K_ij, tau):
 def wss2_scan(i, g_max, g, y, status, movable, d, K_i, tau, m):
     r"""Fan, Chen and Lin's second index and :math:`M(\alpha)` in one pass.
 
-    ``j`` minimises :math:`-(g_i - g_k)^2 / a_{ik}` over :math:`k \in I_{low}` with
-    :math:`g_k < g_i` (first index on ties); ``g_min`` is :math:`\min_{k\in I_{low}} g_k`.
+    ``j`` minimises :math:`-b_{ik}^2 / a_{ik}`, :math:`b_{ik} = y_kG_k - y_iG_i`, over
+    :math:`k \in I_{low}` with :math:`b_{ik} > 0` (first index on ties); ``g_min`` is
+    :math:`M(\alpha) = \min_{k\in I_{low}} -y_kG_k`.
     Returns ``(j, g_min)`` (``j = -1`` when no such ``k``).
     """
     j = -1
@@ -91,9 +92,9 @@ def wss2_scan(i, g_max, g, y, status, movable, d, K_i, tau, m):
 def two_variable_step(i, j, g, y, alpha, status, a, C):
     r"""Move :math:`\alpha_i \mathrel{+}= y_i\eta`, :math:`\alpha_j \mathrel{-}= y_j\eta`.
 
-    The step length is :math:`\eta = \min\{(g_i - g_j)/a_{ij}, \text{room}_i,
+    The step length is :math:`\eta = \min\{(y_jG_j - y_iG_i)/a_{ij}, \text{room}_i,
     \text{room}_j\}` (``i`` in :math:`I_{up}`, ``j`` in :math:`I_{low}`,
-    :math:`g_i > g_j`); a multiplier stopped by the box lands exactly on its bound, and
+    :math:`-y_iG_i > -y_jG_j`); a multiplier stopped by the box lands exactly on its bound, and
     the status of both is updated. Returns :math:`\eta` (the gradient is not touched:
     :func:`update_gradient`).
     """
@@ -119,7 +120,7 @@ def two_variable_step(i, j, g, y, alpha, status, a, C):
 
 @_jit
 def update_gradient(g, eta, K_i, K_j, m):
-    r""":math:`g_k \mathrel{-}= \eta (K_{ik} - K_{jk})` for the first ``m`` entries."""
+    r""":math:`-y_kG_k \mathrel{-}= \eta (K_{ik} - K_{jk})` for the first ``m`` entries."""
     for k in range(m):
         g[k] -= eta * (np.float64(K_i[k]) - np.float64(K_j[k]))   # float32 columns too
 

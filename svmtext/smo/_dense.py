@@ -6,13 +6,13 @@ column cache and shrinking of :func:`~svmtext.smo.smo_solve` cost more than they
 save, and what matters is the per-step overhead. This module is the same
 algorithm reduced to its core, one loop compiled with numba:
 
-* the gradient :math:`g_t = y_t - \sum_l \alpha_l y_l K_{tl}` is kept by the
+* the gradient, as :math:`-y_kG_k = y_k - \sum_l \alpha_l y_l K_{kl}`, is kept by the
   caller between calls, so a warm start costs nothing;
 * the working-set selection (WSS2), the two-variable step and the gradient update
   are those of every SMO in the package (:mod:`svmtext.smo._core`), in one compiled loop;
 * it stops when the gap :math:`m(\alpha) - M(\alpha)` is below ``tol``.
 
-Points with ``active[t] = False`` keep :math:`\alpha_t = 0` and are never selected
+Points with ``active[k] = False`` keep :math:`\alpha_k = 0` and are never selected
 (extinct species that have not yet been removed from storage).
 """
 from __future__ import annotations
@@ -37,10 +37,10 @@ def smo_dense(K, y, alpha, g, active, m, C, tol=1e-3, max_iter=10_000_000, *, ta
     y : (M,) float64 array of -1/+1
     alpha : (M,) float64 array
         Feasible warm start (:math:`0 \le \alpha \le C`,
-        :math:`\sum \alpha_t y_t` fixed); updated in place. Its entries must be
+        :math:`\sum_k \alpha_k y_k` fixed); updated in place. Its entries must be
         exactly 0 or ``C`` at the bounds (as the solvers leave them).
     g : (M,) float64 array
-        :math:`g_t = y_t - \sum_l \alpha_l y_l K_{tl}` at ``alpha``; updated in place.
+        :math:`-y_kG_k = y_k - \sum_l \alpha_l y_l K_{kl}` at ``alpha``; updated in place.
     active : (M,) bool array
         Indices that may move.
     m : int
@@ -55,7 +55,8 @@ def smo_dense(K, y, alpha, g, active, m, C, tol=1e-3, max_iter=10_000_000, *, ta
     -------
     n_iter : int
     gap : float
-        :math:`\max_{I_{up}} g - \min_{I_{low}} g` at the end (below ``tol`` on success).
+        :math:`m(\alpha) - M(\alpha) = \max_{I_{up}} -y_kG_k - \min_{I_{low}} -y_kG_k`
+        at the end (below ``tol`` on success).
     """
     from ._core import dense_loop
     m = int(m)

@@ -5,7 +5,7 @@ LIBSVM's form of the dual, with :math:`Q_{ij} = y_i y_j K_{ij}`:
 .. math::
 
     \min_\alpha f(\alpha) = \tfrac12 \alpha^\top Q \alpha - \mathbf 1^\top \alpha
-    \quad\text{s.t.}\quad y^\top\alpha = 0,\; 0 \le \alpha_t \le C ;
+    \quad\text{s.t.}\quad y^\top\alpha = 0,\; 0 \le \alpha_k \le C ;
 
 the book's dual objective is :math:`W(\alpha) = -f(\alpha)`.
 Each iteration picks a pair :math:`(i, j)` (:mod:`svmtext.smo._wss`) and moves along
@@ -14,11 +14,12 @@ the line that keeps :math:`y^\top\alpha = 0` (book: :ref:`sec-smo-subproblem`),
 .. math::
 
     \alpha_i \leftarrow \alpha_i + y_i \eta, \quad \alpha_j \leftarrow \alpha_j - y_j \eta, \quad
-    \eta = \min\Bigl(\frac{g_i - g_j}{a_{ij}},\ \text{room}_i,\ \text{room}_j\Bigr),
+    \eta = \min\Bigl(\frac{(-y_iG_i) - (-y_jG_j)}{a_{ij}},\ \text{room}_i,\ \text{room}_j\Bigr),
     \quad a_{ij} = K_{ii} + K_{jj} - 2K_{ij},
 
-then updates :math:`g \leftarrow g - \eta (K_{\cdot i} - K_{\cdot j})`, where
-:math:`g_t = y_t - \sum_j \alpha_j y_j K_{tj}`. It stops when
+then updates :math:`-y_kG_k \leftarrow -y_kG_k - \eta (K_{ki} - K_{kj})`, where
+:math:`G = Q\alpha - \mathbf 1` and :math:`-y_kG_k = y_k - \sum_j \alpha_j y_j K_{kj}`
+(the array ``g`` of the code). It stops when
 :math:`m(\alpha) - M(\alpha) <` ``tol`` (:ref:`sec-smo-optimality`).
 The selection scan, the step and the gradient update are the compiled core shared
 with the other SMOs (:mod:`svmtext.smo._core`); this module adds the column cache,
@@ -69,7 +70,7 @@ class SMOResult:
         Kernel values computed (cache misses, gradient set-up and reconstruction).
     converged : bool
     gradient : (n,) array
-        :math:`g_t = y_t - \sum_j \alpha_j y_j K_{tj}` at ``alpha``.
+        :math:`-y_kG_k = y_k - \sum_j \alpha_j y_j K_{kj}` at ``alpha``.
     history : dict of lists or None
         With ``history=True`` (see :func:`smo_solve`): per update the gap before it, the
         pair ``(i, j)``, LIBSVM's objective after it and the kernel evaluations so far.
@@ -173,8 +174,8 @@ class _SMO:
     def shrink(self):
         r"""Remove bound variables that cannot be part of a violating pair (LIBSVM's rule).
 
-        A variable only in :math:`I_{up}` with :math:`g_t < M(\alpha)`, or only in
-        :math:`I_{low}` with :math:`g_t > m(\alpha)`, is set aside. The first time the gap
+        A variable only in :math:`I_{up}` with :math:`-y_kG_k < M(\alpha)`, or only in
+        :math:`I_{low}` with :math:`-y_kG_k > m(\alpha)`, is set aside. The first time the gap
         falls below ``10 tol`` the full problem is restored once.
         """
         m, _, M, _ = extreme_violators(self)
@@ -198,9 +199,10 @@ class _SMO:
     def unshrink(self):
         r"""Rebuild the gradient of the shrunk variables and make every variable active.
 
-        For a set-aside :math:`t` (at a bound),
-        :math:`g_t = y_t + \bar g_t - \sum_{j\ \mathrm{free}} \alpha_j y_j K_{tj}` with
-        :math:`\bar g_t = -C\sum_{j: \alpha_j = C} y_j K_{tj}` kept up to date throughout.
+        For a set-aside :math:`k` (at a bound),
+        :math:`-y_kG_k = y_k - y_k\bar G_k - \sum_{j\ \mathrm{free}} \alpha_j y_j K_{kj}` with
+        LIBSVM's :math:`\bar G_k = C\sum_{j: \alpha_j = C} y_k y_j K_{kj}` kept up to date
+        throughout (the array ``gbar`` holds :math:`-y_k\bar G_k`).
         """
         if len(self.active) == self.n:
             return
@@ -232,7 +234,7 @@ class _SMO:
     def take_step(self, p, q):
         r"""Solve the two-variable subproblem on positions ``p, q``; return whether it moved.
 
-        The pair is ordered so that :math:`g_p \ge g_q`; it can move only if
+        The pair is ordered so that :math:`-y_pG_p \ge -y_qG_q`; it can move only if
         :math:`p \in I_{up}` and :math:`q \in I_{low}`. The step is the core's
         (:func:`svmtext.smo._core.two_variable_step`).
         """
@@ -259,7 +261,7 @@ class _SMO:
         return True
 
     def objective(self):
-        r"""LIBSVM's :math:`-W(\alpha) = -\tfrac12 \sum_t \alpha_t (1 + y_t g_t)` on the active
+        r"""LIBSVM's :math:`-W(\alpha) = \tfrac12 \sum_k \alpha_k (G_k - 1)` on the active
         variables (the full problem when nothing is shrunk)."""
         return float(-0.5 * np.sum(self.alpha * (1.0 + self.y * self.g)))
 
@@ -310,7 +312,7 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     .. math::
 
         \min_\alpha \tfrac12 \alpha^\top Q \alpha - \mathbf 1^\top\alpha
-        \quad\text{s.t.}\quad y^\top\alpha = 0,\ 0 \le \alpha_t \le C,
+        \quad\text{s.t.}\quad y^\top\alpha = 0,\ 0 \le \alpha_k \le C,
         \qquad Q_{ij} = y_i y_j K_{ij}.
 
     Book: :ref:`sec-smo` (subproblem :ref:`sec-smo-subproblem`, stopping rule
@@ -327,7 +329,7 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     C : float
         Box constant (finite, positive).
     alpha0 : (n,) array, optional
-        Feasible warm start (:math:`0 \le \alpha_t \le C`, :math:`y^\top\alpha = 0`);
+        Feasible warm start (:math:`0 \le \alpha_k \le C`, :math:`y^\top\alpha = 0`);
         default zeros. ``ValueError`` if infeasible.
     tol : float, default 1e-3
         Stop when the gap :math:`m(\alpha) - M(\alpha)` is below ``tol`` (LIBSVM's eps).
@@ -348,7 +350,7 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         Record, for every update, the gap :math:`m - M` on the active variables before
         it, the pair ``(i, j)`` (indices of ``y``), LIBSVM's objective
         :math:`-W(\alpha)` of the whole problem after it (followed exactly through
-        shrinking: each step changes :math:`W` by :math:`\eta(g_i - g_j) -
+        shrinking: each step changes :math:`W` by :math:`\eta(y_jG_j - y_iG_i) -
         \tfrac12\eta^2 a_{ij}`) and the kernel evaluations so far.
     random_state : int
         Seed of Platt's random starting points.

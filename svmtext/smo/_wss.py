@@ -1,25 +1,25 @@
 r"""Working-set selection: which two multipliers SMO moves next (book: :ref:`sec-smo-wss`).
 
-All rules work with the scaled negative gradient of the dual
+All rules work with the scaled negative gradient of the dual (the array ``g``)
 
 .. math::
 
-    g_t = -y_t \nabla_t f(\alpha) = y_t - \sum_j \alpha_j y_j K_{tj},
-    \qquad f(\alpha) = \tfrac12 \alpha^\top Q\alpha - \mathbf 1^\top\alpha,
+    -y_kG_k = y_k - \sum_j \alpha_j y_j K_{kj},
+    \qquad G = \nabla(-W) = Q\alpha - \mathbf 1,
 
-and the index sets :math:`I_{up} = \{t: y_t = +1, \alpha_t < C\} \cup \{t: y_t = -1, \alpha_t > 0\}`
-(indices that may move so that :math:`y_t\alpha_t` grows) and
-:math:`I_{low} = \{t: y_t = +1, \alpha_t > 0\} \cup \{t: y_t = -1, \alpha_t < C\}`.
-The point :math:`\alpha` is optimal iff :math:`m(\alpha) = \max_{I_{up}} g \le
-M(\alpha) = \min_{I_{low}} g`; every rule reports the gap :math:`m(\alpha) - M(\alpha)`
+and the index sets :math:`I_{up} = \{k: y_k = +1, \alpha_k < C\} \cup \{k: y_k = -1, \alpha_k > 0\}`
+(indices that may move so that :math:`y_k\alpha_k` grows) and
+:math:`I_{low} = \{k: y_k = +1, \alpha_k > 0\} \cup \{k: y_k = -1, \alpha_k < C\}`.
+The point :math:`\alpha` is optimal iff :math:`m(\alpha) = \max_{I_{up}} -y_kG_k \le
+M(\alpha) = \min_{I_{low}} -y_kG_k`; every rule reports the gap :math:`m(\alpha) - M(\alpha)`
 and the solver stops when it falls below ``tol``.
 
-* :class:`MaximalViolatingPair` (Keerthi et al. 2001): :math:`i = \arg\max_{I_{up}} g`,
-  :math:`j = \arg\min_{I_{low}} g` (first-order).
+* :class:`MaximalViolatingPair` (Keerthi et al. 2001): :math:`i = \arg\max_{I_{up}} -y_kG_k`,
+  :math:`j = \arg\min_{I_{low}} -y_kG_k` (first-order).
 * :class:`WSS2` (Fan, Chen and Lin 2005; LIBSVM): the same :math:`i`, then
-  :math:`j = \arg\min_{t \in I_{low},\, g_i > g_t} -(g_i - g_t)^2 / a_{it}` with
-  :math:`a_{it} = K_{ii} + K_{tt} - 2K_{it}` (second-order: the decrease of the
-  objective along the pair's direction).
+  :math:`j = \arg\min_{k \in I_{low},\, -y_iG_i > -y_kG_k} -b_{ik}^2 / a_{ik}` with
+  :math:`b_{ik} = y_kG_k - y_iG_i` and :math:`a_{ik} = K_{ii} + K_{kk} - 2K_{ik}`
+  (second-order: the decrease of the objective along the pair's direction).
 * :class:`PlattHeuristics` (Platt 1998): an outer loop over all / non-bound examples for
   a KKT violator, the second index by :math:`\max |E_1 - E_2|`, then fall-backs.
 
@@ -35,7 +35,8 @@ __all__ = ["MaximalViolatingPair", "WSS2", "PlattHeuristics", "make_rule", "RULE
 
 
 def extreme_violators(state):
-    r"""``(m, i, M, j)``: :math:`m = \max_{I_{up}} g = g_i`, :math:`M = \min_{I_{low}} g = g_j`."""
+    r"""``(m, i, M, j)``: :math:`m = \max_{I_{up}} -y_kG_k = -y_iG_i`,
+    :math:`M = \min_{I_{low}} -y_kG_k = -y_jG_j`."""
     gu = np.where(state.up, state.g, -np.inf)
     gl = np.where(state.low, state.g, np.inf)
     i, j = int(gu.argmax()), int(gl.argmin())
@@ -61,8 +62,8 @@ class WSS2:
     r"""Fan, Chen and Lin's second-order rule, as in LIBSVM.
 
     ``i`` is the maximal violator in :math:`I_{up}`; ``j`` minimises
-    :math:`-b_{it}^2 / a_{it}` over :math:`t \in I_{low}` with
-    :math:`b_{it} = g_i - g_t > 0`, where :math:`a_{it} \le 0` is replaced by ``tau``:
+    :math:`-b_{ik}^2 / a_{ik}` over :math:`k \in I_{low}` with
+    :math:`b_{ik} = y_kG_k - y_iG_i > 0`, where :math:`a_{ik} \le 0` is replaced by ``tau``:
     the compiled scan :func:`svmtext.smo._core.wss2_scan` shared by every SMO.
     """
 
@@ -87,13 +88,13 @@ class WSS2:
 class PlattHeuristics:
     r"""Platt's original two loops, driven by a single threshold :math:`b`.
 
-    With :math:`E_t = f(x_t) - y_t = b - g_t`, example :math:`t` violates the KKT
-    conditions by more than ``kkt_tol`` when :math:`t \in I_{up}` and
-    :math:`g_t > b + \text{kkt\_tol}` or :math:`t \in I_{low}` and
-    :math:`g_t < b - \text{kkt\_tol}`. The outer loop alternates one pass over all
+    With :math:`E_k = f(x_k) - y_k = b + y_kG_k`, example :math:`k` violates the KKT
+    conditions by more than ``kkt_tol`` when :math:`k \in I_{up}` and
+    :math:`-y_kG_k > b + \text{kkt\_tol}` or :math:`k \in I_{low}` and
+    :math:`-y_kG_k < b - \text{kkt\_tol}`. The outer loop alternates one pass over all
     examples with passes over the non-bound ones until a pass over all examples changes
     nothing. For a violator :math:`i_2` the partner :math:`i_1` is the non-bound example
-    with the largest :math:`|E_1 - E_2| = |g_1 - g_2|`; if that step makes no progress,
+    with the largest :math:`|E_1 - E_2| = |y_1G_1 - y_2G_2|`; if that step makes no progress,
     every non-bound example, then every example, is tried from a random start.
 
     ``kkt_tol = tol / 2`` (slightly less), so that a pass without violators certifies
