@@ -66,9 +66,10 @@ def solve_svdd_qp(K, C=1.0):
 def svdd_smo(K, C=1.0, alpha0=None, tol=1e-6, max_iter=100_000):
     r"""SVDD dual by SMO (WSS2 and the two-variable step of every SMO in the package).
 
-    Minimises :math:`F = \alpha^\top K\alpha - \sum_i\alpha_i K_{ii}`; with
-    :math:`g = \operatorname{diag}K - 2K\alpha` (:math:`= -\nabla F`) it stops when
-    :math:`\max_{\alpha_i < C} g_i - \min_{\alpha_j > 0} g_j <` ``tol``. Warm-started at a
+    Minimises :math:`F = \alpha^\top K\alpha - \sum_i\alpha_i K_{ii}`; with its gradient
+    :math:`G = \nabla F = 2K\alpha - \operatorname{diag}K` (the array ``g`` holds
+    :math:`-G`) it stops when :math:`\max_{k:\,\alpha_k < C} -G_k - \min_{k:\,\alpha_k > 0} -G_k
+    <` ``tol``. Warm-started at a
     feasible ``alpha0`` (default :math:`\alpha_i = 1/n`). Returns ``alpha``.
     """
     K = check_gram(K)
