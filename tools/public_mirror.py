@@ -25,12 +25,12 @@ import http.server
 import shutil
 import sys
 import threading
-import urllib.parse
 from pathlib import Path
 
 import numpy as np
 
 from svmtext.datasets import _ida
+from svmtext.datasets._fetch import mirror_path
 from svmtext.datasets._registry import ASSEMBLED, REGISTRY
 
 #: Leading lines of public copies that the registry drops (``Entry.skip_lines``).
@@ -44,8 +44,7 @@ HEADERS = {
 
 
 def _local(out: Path, url: str) -> Path:
-    parts = urllib.parse.urlsplit(url)
-    return out / parts.netloc / parts.path.lstrip("/")
+    return out / mirror_path(url)
 
 
 def build(shared: Path, out: Path) -> dict[str, int]:

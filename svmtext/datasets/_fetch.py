@@ -68,17 +68,22 @@ def data_home() -> Path:
     return Path(cache).expanduser() / "svmtext"
 
 
+def mirror_path(url: str) -> str:
+    """``<host>/<path>`` of ``https://<host>/<path>``: where a mirror keeps the file."""
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.netloc}{parts.path}"
+
+
 def source_url(url: str) -> str:
     """The URL actually requested for ``url``: redirected when ``$SVMTEXT_DOWNLOAD_MIRROR`` is set.
 
-    ``https://<host>/<path>`` becomes ``$SVMTEXT_DOWNLOAD_MIRROR/<host>/<path>``; other
-    schemes are left alone.
+    ``https://<host>/<path>`` becomes ``$SVMTEXT_DOWNLOAD_MIRROR/<host>/<path>``
+    (:func:`mirror_path`); other schemes are left alone.
     """
     mirror = os.environ.get(MIRROR_VAR)
-    parts = urllib.parse.urlsplit(url)
-    if not mirror or parts.scheme != "https":
+    if not mirror or urllib.parse.urlsplit(url).scheme != "https":
         return url
-    return f"{mirror.rstrip('/')}/{parts.netloc}{parts.path}"
+    return f"{mirror.rstrip('/')}/{mirror_path(url)}"
 
 
 def sha256sum(path: str | os.PathLike) -> str:
