@@ -38,7 +38,8 @@ def markdown_table(rows, columns, floatfmt: str = ".4g") -> str:
     fmts = [floatfmt] * len(columns) if isinstance(floatfmt, str) else list(floatfmt)
     if len(fmts) != len(columns):
         raise ValueError(f"floatfmt has {len(fmts)} entries for {len(columns)} columns")
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    header = [c.replace("|", r"\|") for c in map(str, columns)]   # |x| would split a cell
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(columns)]
     for row in rows:
         row = list(row)
         if len(row) != len(columns):

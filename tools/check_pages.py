@@ -13,7 +13,7 @@ headless Chromium with the network sealed (as in tools/check_offline_math.py); t
 waits for MathJax, measures at the window width and writes a JSON report into the DOM,
 which ``--dump-dom`` returns. The page fails (exit 1) on any of
 
-text        raw ``$``, ``\\command`` or ``{eq}``/``{ref}``/``{numref}``/``{cite}`` in the
+text        raw ``$``, ``\\command``, ``{eq}``/``{ref}``/``{numref}``/``{cite}`` or a Markdown table rule ``|---|`` in the
             visible text outside math and code (e.g. a line of a proof starting with
             ``+ `` or ``- `` that Markdown read as a list item)
 untypeset   math nodes MathJax did not typeset
@@ -288,6 +288,7 @@ _DEFECTS = r"""
 <div class="proof"><p class="admonition-title">Proof of the theorem</p>
 <ul><li><p>$\dot W = \sum_i \dot\alpha_i (1 - y_i f(x_i))$ and (eq\eq-eco-kkt)</p></li></ul>
 <p>see {{numref}}`fig-x`</p></div>
+<div class="cell_output"><div class="output text_markdown"><p>| a | b | |---|---| | 1 | 2 |</p></div></div>
 <div class="cell_output"><div class="output"><pre>{wide_line}</pre></div></div>
 <div class="cell_output"><div class="output"><pre>{long_lines}</pre></div></div>
 <div class="tbl"><table><tr>{cells}</tr></table></div>

@@ -14,7 +14,9 @@
   var PATTERNS = [
     ["raw $", /\$/g],
     ["raw \\command", /\\[A-Za-z]+/g],
-    ["raw role", /\{(?:eq|ref|numref|cite(?::[a-z]+)?|prf:ref|doc|term|math|download)\}/g]
+    ["raw role", /\{(?:eq|ref|numref|cite(?::[a-z]+)?|prf:ref|doc|term|math|download)\}/g],
+    /* a Markdown table left as text: its |---| rule (--- may become an em dash) */
+    ["raw table", /\|\s*:?(?:-{3,}|\u2014+):?\s*\|/g]
   ];
 
   function clip(s, n) {
