@@ -4,10 +4,13 @@ LIBSVM's form of the dual, with :math:`Q_{ij} = y_i y_j K_{ij}`:
 
 .. math::
 
-    \min_\alpha f(\alpha) = \tfrac12 \alpha^\top Q \alpha - \mathbf 1^\top \alpha
+    \min_\alpha f(\alpha) = \tfrac12 \alpha^\top Q \alpha - p^\top \alpha
     \quad\text{s.t.}\quad y^\top\alpha = 0,\; 0 \le \alpha_k \le C ;
 
-the book's dual objective is :math:`W(\alpha) = -f(\alpha)`.
+with :math:`p = \mathbf 1` (the default) this is the SVM dual and the book's dual
+objective is :math:`W(\alpha) = -f(\alpha)`. Another linear term :math:`p` gives the
+other problems LIBSVM solves with the same loop, e.g. epsilon-SVR in :math:`2n`
+variables (:mod:`svmtext.svr`; LIBSVM's ``linear_term`` is :math:`-p`).
 Each iteration picks a pair :math:`(i, j)` (:mod:`svmtext.smo._wss`) and moves along
 the line that keeps :math:`y^\top\alpha = 0` (book: :ref:`sec-smo-subproblem`),
 
@@ -70,7 +73,8 @@ class SMOResult:
         Kernel values computed (cache misses, gradient set-up and reconstruction).
     converged : bool
     gradient : (n,) array
-        :math:`-y_kG_k = y_k - \sum_j \alpha_j y_j K_{kj}` at ``alpha``.
+        :math:`-y_kG_k = y_kp_k - \sum_j \alpha_j y_j K_{kj}` at ``alpha``
+        (:math:`y_k - \dots` for the default :math:`p = \mathbf 1`).
     history : dict of lists or None
         With ``history=True`` (see :func:`smo_solve`): per update the gap before it, the
         pair ``(i, j)``, LIBSVM's objective after it and the kernel evaluations so far.
@@ -119,19 +123,22 @@ class _SMO:
     ``up`` and ``low`` are :math:`I_{up}` and :math:`I_{low}` read off the status.
     """
 
-    def __init__(self, provider, y, C, alpha, tol, tau, cache_size, rule):
+    def __init__(self, provider, y, C, alpha, tol, tau, cache_size, rule, p=None):
         from . import _core              # compiled on first use
         self.core = _core
         self.provider, self.C, self.tol, self.tau, self.rule = provider, float(C), tol, tau, rule
         n = self.n = len(y)
         self.y_full, self.alpha_full = y, alpha
+        # linear term p of -p^T alpha (default 1: the SVM dual); y p = -G at alpha = 0
+        self.p_full = np.ones(n) if p is None else p
+        self.yp_full = y * self.p_full
         self.status_full = alpha_status(alpha, C, 0.0)
         self.d_full = provider.diag()
         self.movable = np.ones(n, dtype=bool)
         provider.set_active(None)
         self.cache = ColumnCache(provider, cache_size)
-        # gradient g = y - K (alpha y) and its part from variables at C (LIBSVM's G_bar)
-        self.g_full = y.copy()
+        # gradient g = y p - K (alpha y) and its part from variables at C (LIBSVM's G_bar)
+        self.g_full = self.yp_full.copy()
         self.gbar = np.zeros(n)
         S = np.flatnonzero(alpha > 0)
         everyone = np.arange(n)
@@ -160,7 +167,7 @@ class _SMO:
 
     def _bind_full(self):
         self.g, self.alpha, self.y = self.g_full, self.alpha_full, self.y_full
-        self.status, self.d = self.status_full, self.d_full
+        self.status, self.d, self.p = self.status_full, self.d_full, self.p_full
 
     def _write_back(self):
         if len(self.active) < self.n:
@@ -193,7 +200,7 @@ class _SMO:
         self.cache.restrict(keep, self.active)
         A = self.active
         self.g, self.alpha, self.status = self.g_full[A], self.alpha_full[A], self.status_full[A]
-        self.y, self.d = self.y_full[A], self.d_full[A]
+        self.y, self.d, self.p = self.y_full[A], self.d_full[A], self.p_full[A]
         self.n_shrink += 1
 
     def unshrink(self):
@@ -210,7 +217,7 @@ class _SMO:
         inactive = self._inactive()
         a, y = self.alpha_full, self.y_full
         free = np.flatnonzero(self.status_full == FREE)
-        g = y[inactive] + self.gbar[inactive]
+        g = self.yp_full[inactive] + self.gbar[inactive]
         for k in range(0, len(free), 256):
             cols = free[k:k + 256]
             g -= self.cache.complete_block(cols, inactive) @ (a[cols] * y[cols])
@@ -261,9 +268,9 @@ class _SMO:
         return True
 
     def objective(self):
-        r"""LIBSVM's :math:`-W(\alpha) = \tfrac12 \sum_k \alpha_k (G_k - 1)` on the active
+        r"""LIBSVM's :math:`-W(\alpha) = \tfrac12 \sum_k \alpha_k (G_k - p_k)` on the active
         variables (the full problem when nothing is shrunk)."""
-        return float(-0.5 * np.sum(self.alpha * (1.0 + self.y * self.g)))
+        return float(-0.5 * np.sum(self.alpha * (self.p + self.y * self.g)))
 
     # -- the loop ---------------------------------------------------------------
     def run(self, max_iter, shrinking, history):
@@ -306,14 +313,16 @@ class _SMO:
 
 def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
               selection="wss2", cache_size=200.0, shrinking=True, tau=1e-12,
-              history=False, random_state=0) -> SMOResult:
+              history=False, random_state=0, p=None) -> SMOResult:
     r"""Solve the SVM dual by sequential minimal optimisation.
 
     .. math::
 
-        \min_\alpha \tfrac12 \alpha^\top Q \alpha - \mathbf 1^\top\alpha
+        \min_\alpha \tfrac12 \alpha^\top Q \alpha - p^\top\alpha
         \quad\text{s.t.}\quad y^\top\alpha = 0,\ 0 \le \alpha_k \le C,
-        \qquad Q_{ij} = y_i y_j K_{ij}.
+        \qquad Q_{ij} = y_i y_j K_{ij},
+
+    with :math:`p = \mathbf 1` for the SVM dual (the default).
 
     Book: :ref:`sec-smo` (subproblem :ref:`sec-smo-subproblem`, stopping rule
     :ref:`sec-smo-optimality`, working sets :ref:`sec-smo-wss`, cache and shrinking
@@ -354,6 +363,14 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         \tfrac12\eta^2 a_{ij}`) and the kernel evaluations so far.
     random_state : int
         Seed of Platt's random starting points.
+    p : (n,) array, optional
+        Linear term of :math:`-p^\top\alpha`; default :math:`\mathbf 1` (the SVM
+        dual, bit for bit as without it). LIBSVM writes the same problem with
+        ``linear_term`` :math:`= -p`; epsilon-SVR in :math:`2n` variables uses
+        :math:`p = (z - \varepsilon,\ -z - \varepsilon)` (:mod:`svmtext.svr`).
+        Then ``gradient`` is :math:`y_kp_k - \sum_j\alpha_jy_jK_{kj}`,
+        ``objective`` :math:`\tfrac12\alpha^\top Q\alpha - p^\top\alpha` and ``b``
+        the mean of ``gradient`` over the free variables (or the midpoint rule).
 
     Returns
     -------
@@ -367,6 +384,11 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     C = check_C(C, finite=True)
     tol = check_tol(tol)
     alpha = np.zeros(len(y)) if alpha0 is None else check_warm_start(alpha0, y, C)
+    if p is not None:
+        p = np.array(p, dtype=float).ravel()
+        if p.shape != y.shape or not np.all(np.isfinite(p)):
+            raise ValueError(f"p must be a finite array of length {len(y)}; "
+                             f"got shape {p.shape}")
     rule = make_rule(selection, random_state)
     if isinstance(rule, PlattHeuristics):
         shrinking = False
@@ -378,7 +400,7 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     # one BLAS thread: a kernel column is a single matrix-vector product, too small
     # for threads to pay off (and threads spin badly on a busy machine)
     with threadpool_limits(limits=1, user_api="blas"):
-        solver = _SMO(provider, y, C, alpha, tol, tau, cache_size, rule)
+        solver = _SMO(provider, y, C, alpha, tol, tau, cache_size, rule, p)
         n_iter, n_select, converged, hist = solver.run(max_iter, shrinking, history)
     if not converged:
         warnings.warn(f"SMO stopped after max_iter={max_iter} selections before the gap fell "
