@@ -1,0 +1,59 @@
+"""The task runner of the cached experiments: order, resuming, backends."""
+import numpy as np
+import pytest
+
+from svmtext.experiments._tasks import (Interrupted, clear_partial, partial_dir, run_tasks,
+                                        task_key)
+
+CONFIG = {"experiment": "demo", "n": 12}
+TASKS = [{"a": a, "seed": s} for a in range(3) for s in range(4)]
+
+
+def draw(a, seed):
+    """A seeded task: its result depends on its arguments only."""
+    return {"a": a, "x": float(np.random.default_rng(seed).normal() + a)}
+
+
+def test_results_in_task_order_and_partial_cleared(tmp_path):
+    out = run_tasks("demo", CONFIG, TASKS, draw, root=tmp_path, backend="sequential")
+    assert out == [draw(**t) for t in TASKS]
+    assert len(list(partial_dir("demo", CONFIG, tmp_path).iterdir())) == len(TASKS)
+    clear_partial("demo", CONFIG, tmp_path)
+    assert not (tmp_path / ".partial").exists()
+
+
+def test_interrupted_run_resumes_to_the_same_results(tmp_path):
+    full = run_tasks("demo", CONFIG, TASKS, draw, root=tmp_path / "a", n_jobs=2)
+    with pytest.raises(Interrupted, match="stopped after 5 new tasks"):
+        run_tasks("demo", CONFIG, TASKS, draw, root=tmp_path / "b", n_jobs=2, stop_after=5)
+    assert len(list(partial_dir("demo", CONFIG, tmp_path / "b").iterdir())) == 5
+    calls = []
+
+    def counted(a, seed):
+        calls.append((a, seed))
+        return draw(a, seed)
+
+    resumed = run_tasks("demo", CONFIG, TASKS, counted, root=tmp_path / "b",
+                        backend="sequential")
+    assert resumed == full
+    assert len(calls) == len(TASKS) - 5          # only the unfinished tasks ran
+
+
+def test_other_configuration_does_not_reuse_results(tmp_path):
+    run_tasks("demo", CONFIG, TASKS[:2], draw, root=tmp_path, backend="sequential")
+    other = {**CONFIG, "n": 13}
+    assert partial_dir("demo", other, tmp_path) != partial_dir("demo", CONFIG, tmp_path)
+    assert task_key({"a": 1, "seed": 2}) == task_key({"seed": 2, "a": 1})
+
+
+def test_unknown_backend_is_named(tmp_path):
+    with pytest.raises(ValueError, match="unknown backend 'spark'"):
+        run_tasks("demo", CONFIG, TASKS, draw, root=tmp_path, backend="spark")
+
+
+def test_dask_local_cluster_gives_the_default_backends_results(tmp_path):
+    pytest.importorskip("distributed")
+    local = run_tasks("demo", CONFIG, TASKS, draw, root=tmp_path / "loky", n_jobs=2)
+    dask = run_tasks("demo", CONFIG, TASKS, draw, root=tmp_path / "dask", n_jobs=2,
+                     backend="dask")
+    assert dask == local
