@@ -282,3 +282,56 @@ class QPSVC(BaseSVC):
         sol = solve_dual(K, y, C)
         return sol.alpha, sol.b, {"kkt_violation": sol.kkt_violation,
                                   "iterations": sol.iterations, "status": sol.status}
+
+
+@dataclass
+class BoxQPSolution:
+    """Solution of :func:`solve_box_qp`: the minimiser, the objective and the multipliers."""
+
+    x: np.ndarray
+    objective: float            # 1/2 x'Hx + c'x, minimised
+    eq_multipliers: np.ndarray  # lambda of A x = b (stationarity: Hx + c + A'lambda - z_lo + z_up = 0)
+    status: str = ""
+    iterations: int = 0
+
+
+def solve_box_qp(H, c, A, b, lower=0.0, upper=None) -> BoxQPSolution:
+    r"""Minimise a convex quadratic over a box and affine equalities (cvxopt).
+
+    .. math::
+
+        \min_x\ \tfrac12 x^\top H x + c^\top x
+        \quad\text{s.t.}\quad A x = b,\ \ \ell \le x_k \le u
+
+    (``upper=None``/``inf``: no upper bound). The general form behind the SVM duals
+    with more than one equality, such as the :math:`\nu`-SVM's
+    :math:`\sum_{i\in S^+}\alpha_i = \sum_{i\in S^-}\alpha_i = \nu/2` (book:
+    :ref:`sec-coulomb-model2`). ``H`` must be positive semi-definite; the answer is
+    clipped into the box.
+    """
+    H = np.asarray(H, float)
+    n = len(H)
+    if H.shape != (n, n):
+        raise ValueError(f"H must be a square n x n matrix; got shape {H.shape}")
+    c = np.asarray(c, float).reshape(n)
+    A = np.atleast_2d(np.asarray(A, float))
+    b = np.atleast_1d(np.asarray(b, float))
+    if A.shape != (len(b), n):
+        raise ValueError(f"A must have shape ({len(b)}, {n}); got {A.shape}")
+    up = np.inf if upper is None else float(upper)
+    G, h = [-np.eye(n)], [np.full(n, -float(lower))]
+    if np.isfinite(up):
+        G.append(np.eye(n))
+        h.append(np.full(n, up))
+    m = cvxopt.matrix
+    res = _run_qp(False, m((H + H.T) / 2), m(c), m(np.vstack(G)), m(np.concatenate(h)),
+                  m(A), m(b))
+    if res["status"] not in ("optimal", "unknown"):
+        raise ValueError(f"the quadratic programme failed: cvxopt status {res['status']!r}")
+    x = np.clip(np.array(res["x"]).ravel(), lower, up)
+    return BoxQPSolution(x=x, objective=float(0.5 * x @ H @ x + c @ x),
+                         eq_multipliers=np.array(res["y"]).ravel(), status=res["status"],
+                         iterations=int(res["iterations"]))
+
+
+__all__ += ["BoxQPSolution", "solve_box_qp"]
