@@ -28,6 +28,7 @@ from ._compas import COMPAS_FEATURES, load_compas
 from ._fetch import ChecksumError, DataNotFoundError, data_home, fetch, sha256sum
 from ._mnist import load_mnist, load_mnist_4v9
 from ._raetsch import RAETSCH_POOL_NAMES, RAETSCH_SPLIT_NAMES, load_raetsch, load_raetsch_pool
+from ._svmguide import SVMGUIDE_NAMES, load_svmguide, parse_libsvm  # noqa: F401  (ch. 4)
 from ._uci import (load_german_numeric, load_glass, load_ionosphere, load_segment, load_sonar,
                    load_vehicle)
 from .toy import (make_hypercube_linear, make_hypercube_sinusoidal, make_isolated, make_spirals,

@@ -59,6 +59,14 @@ VEHICLE_BASE = _github("YichenZhuDuke/Classification-Tree-with-Surface-to-Volume
                        "412e58ea8b60e4958d4854430218d0d86bbce785")
 SEGMENT_BASE = _github("Jaygem/PythonForDataAnalysis", "975879b19e6aeab95c5eba70c97f9526f1ad38b2")
 COMPAS_BASE = _github("propublica/compas-analysis", "bafff5da3f2e45eca6c2d5055faad269defd135a")
+# the LIBSVM guide's data sets (svmguide/SOURCE.md: byte copies of git blobs)
+NODE_SVM_BASE = _github("nicolaspanel/node-svm",
+                        "38f0718e25ecf449c9e0636de50c0a677ae84266") + "examples/datasets/"
+NODE_SVM_OLD_BASE = _github("nicolaspanel/node-svm",
+                            "7d24df4e0f805672e421e3dce8d060b8d047e79b") + "examples/datasets/"
+WARPED_MIXTURES_BASE = _github("duvenaud/warped-mixtures",
+                               "ddcd793562587b8a26fe7f9bdfb59eb9e50ae6d4") + "data/"
+COPULA_BASE = _github("andybaoxv/copula", "ebc09c65f3903ebd9480c62b9771598e187212fc") + "data/"
 RAETSCH_MAT_BASE = _github("Devn913/AGMR_entropy_sparse",
                            "7d5f7cfd8ca4c0f7130bfda3201084db5c093174") + "twin_datasets/"
 IDA_FERNANDO_BASE = _github("fernando2393/Relevance-Vector-Machine",
@@ -83,6 +91,19 @@ _VEHICLE = {
     "xag.dat": "e343075bc28293062f1ca82d955c1406235e3d63c419c5ef67ebb9e8516e1eec",
     "xah.dat": "4befe2b54c121bc94fbc4599196180b33e646c7a52a345d1f91d90666e260480",
     "xai.dat": "74781b1c689c3e4899f6021f55a054bf020cf38f74d699faeb6ad72c724af92e",
+}
+
+_SVMGUIDE = {
+    "svmguide1": ("2b9ab55b6236f62cee6b7739b52f9e7cb033771f39b9c22c1f1790d80ef14d7f",
+                  NODE_SVM_BASE + "svmguide1.ds"),
+    "svmguide1.t": ("f9c2fd4c725172aeb4476fc1e2327d537f7fbc2f53f49dfd073f80efbe1ba8f7",
+                    NODE_SVM_BASE + "svmguide1.t.ds"),
+    "svmguide2": ("d55cbb1a4a6fb3aa4d388ab06b01e7cbb8fe4d6436b068be940592bdf85384a7",
+                  WARPED_MIXTURES_BASE + "svmguide2.txt~"),
+    "svmguide3": ("e46b0f7da5f5f9dfd640a9a738d0006fcd1e0b87eae8e055c124a240f3aa3a4c",
+                  COPULA_BASE + "svmguide3"),
+    "svmguide3.t": ("c8450c995c3f6f8913d1c4570933e42c1cbf3a3a9c9c5436cda205fb600c09bb",
+                    NODE_SVM_OLD_BASE + "svmguide3.t.ds"),
 }
 
 _RAETSCH_MAT = {
@@ -207,6 +228,8 @@ def _build() -> dict[str, Entry]:
     reg["compas/compas-scores-two-years.csv"] = Entry(
         "c451db85908b2f7fef1d83203bedf6b71ecda0d5af468d82ae62178f91d0cc7d",
         COMPAS_BASE + "compas-scores-two-years.csv")
+    for name, (sha, url) in _SVMGUIDE.items():
+        reg[f"svmguide/{name}"] = Entry(sha, url)
     for name, sha in _RAETSCH_MAT.items():
         reg[f"raetsch/original_mat/{name}.mat"] = Entry(sha, RAETSCH_MAT_BASE + name + ".mat")
     return reg
