@@ -57,7 +57,10 @@ class ColumnCache:
                 return col[self.rows]           # a full column, read at the active rows
             return col
         self.misses += 1
-        col = self.provider.active_columns([i])[:, 0].copy()
+        if hasattr(self.provider, "active_column"):
+            col = self.provider.active_column(i)
+        else:
+            col = self.provider.active_columns([i])[:, 0].copy()
         self._store(i, col)
         return col
 

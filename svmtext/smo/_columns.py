@@ -4,8 +4,9 @@ A *column provider* hands the solver blocks :math:`K_{RC} = (k(x_r, x_c))_{r\in 
 of the Gram matrix. Two providers are defined here:
 
 * :class:`GramColumns` reads blocks of a precomputed ``(n, n)`` matrix ``K``;
-* :class:`KernelColumns` computes them from the data ``X`` with one matrix product per
-  block (BLAS, through :mod:`svmtext.kernels`), e.g. for the Gaussian kernel
+* :class:`KernelColumns` computes them from the data ``X``, with one matrix product per
+  block (BLAS, through :mod:`svmtext.kernels`) or, for data with many zeros, from the
+  non-zero features of each column's point only; e.g. for the Gaussian kernel
 
   .. math::
 
@@ -19,6 +20,7 @@ active problem costs one product with the active rows only.
 from __future__ import annotations
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 from .._validation import check_gram
 from ..kernels import get_kernel, kernel_diag, rbf_kernel
@@ -79,20 +81,42 @@ class KernelColumns:
     dtype : numpy dtype, default float64
         Precision of the kernel columns. LIBSVM stores :math:`Q` in single
         precision (``float32``), which halves the memory and the time of a column.
+    sparse_columns : {'auto', True, False}, default 'auto'
+        Compute a column :math:`K_{\cdot c}` from the non-zero features of :math:`x_c`
+        only, :math:`\langle x_r, x_c\rangle = \sum_{f:\, x_{cf} \ne 0} x_{rf} x_{cf}`,
+        reading ``X`` stored feature by feature (compiled:
+        :func:`svmtext.smo._core.sparse_dot_column`). For MNIST, where four pixels in
+        five are 0, a column reads a fifth of the data and costs a tenth of a dense
+        matrix-vector product. ``'auto'``: when at most half of ``X`` is non-zero
+        (named kernels only).
     """
 
     def __init__(self, X, kernel="rbf", *, gamma=1.0, degree=3, coef0=0.0,
-                 dtype=np.float64):
+                 dtype=np.float64, sparse_columns="auto"):
         X = np.asarray(X)
         if X.ndim != 2:
             raise ValueError(f"X must be a 2-D array; got shape {X.shape}")
         if not np.all(np.isfinite(X)):
             raise ValueError("X contains NaN or infinite values")
+        if sparse_columns not in ("auto", True, False):
+            raise ValueError("sparse_columns must be 'auto', True or False; "
+                             f"got {sparse_columns!r}")
         self.kernel = kernel
         self.gamma, self.degree, self.coef0 = gamma, degree, coef0
         self.dtype = np.dtype(dtype)
-        self.X = np.ascontiguousarray(X, dtype=self.dtype)
         self.n = len(X)
+        if sparse_columns == "auto":
+            # the sparse column pays off when most entries are zero (MNIST: 81 %)
+            sparse_columns = X.size > 0 and np.count_nonzero(X) <= 0.5 * X.size
+        self.sparse_columns = bool(sparse_columns) and kernel in ("rbf", "linear", "poly")
+        if self.sparse_columns:
+            # features by rows: a column of K reads the rows of the non-zero features
+            self.XT = np.ascontiguousarray(X.T, dtype=self.dtype)
+            self.X = self.XT.T
+            # and each row's non-zero features and values (compressed sparse rows)
+            self._csr = csr_matrix(X, dtype=self.dtype)
+        else:
+            self.X = np.ascontiguousarray(X, dtype=self.dtype)
         self.sq = np.einsum("ij,ij->i", self.X, self.X)
         self._k = get_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
         self._diag = kernel_diag(X, kernel, gamma=gamma, degree=degree, coef0=coef0)
@@ -106,7 +130,11 @@ class KernelColumns:
     def set_active(self, rows):
         """Keep a contiguous copy of the active rows ``X[rows]`` (``None``: all rows)."""
         self._rows = None if rows is None else np.asarray(rows)
-        self._Xa = self.X if rows is None else self.X[rows]
+        self._last_rows = None
+        if self.sparse_columns:
+            self._XTa = self.XT if rows is None else np.ascontiguousarray(self.XT[:, rows])
+        else:
+            self._Xa = self.X if rows is None else self.X[rows]
         self._sqa = self.sq if rows is None else self.sq[rows]
 
     def _kernel(self, A, sqA, B, sqB):
@@ -114,17 +142,57 @@ class KernelColumns:
             return rbf_kernel(A, B, gamma=self.gamma, X_sq=sqA, Y_sq=sqB)
         return np.asarray(self._k(A, B), dtype=self.dtype)
 
+    def _sparse_columns(self, XT, sq, cols):
+        """``K[rows, cols]`` for the rows stored in ``XT`` (features by rows, squared
+        norms ``sq``), from the non-zero features of each ``x_c`` only (compiled)."""
+        from . import _core              # compiled on first use
+        csr = self._csr
+        out = np.empty((len(cols), XT.shape[1]), dtype=self.dtype)
+        for k, c in enumerate(cols):
+            lo, hi = csr.indptr[c], csr.indptr[c + 1]
+            _core.sparse_dot_column(XT, csr.indices[lo:hi], csr.data[lo:hi], out[k])
+            if self.kernel == "rbf":
+                _core.rbf_from_dots(out[k], sq, float(self.sq[c]), float(self.gamma))
+        if self.kernel == "poly":
+            out = (self.gamma * out + self.coef0) ** self.degree
+        return out.T
+
+    def _rows_block(self, rows):
+        """``XT[:, rows]`` contiguous; the last one is kept (the gradient reconstruction
+        asks for the same rows block after block)."""
+        if len(rows) == self.n and np.array_equal(rows, np.arange(self.n)):
+            return self.XT
+        last = getattr(self, "_last_rows", None)
+        if last is None or not np.array_equal(last[0], rows):
+            last = self._last_rows = (rows.copy(), np.ascontiguousarray(self.XT[:, rows]))
+        return last[1]
+
+    def active_column(self, c):
+        """``K[active, c]`` as a contiguous 1-D array."""
+        if self.sparse_columns:
+            out = self._sparse_columns(self._XTa, self._sqa, [c])[:, 0]
+            self.n_kernel_evals += out.size
+            return out
+        return np.ascontiguousarray(self.active_columns([c])[:, 0])
+
     def active_columns(self, cols):
         """``K[active, cols]``, shape ``(n_active, len(cols))``: one matrix product."""
         cols = np.atleast_1d(cols)
-        out = self._kernel(self._Xa, self._sqa, self.X[cols], self.sq[cols])
+        if self.sparse_columns:
+            out = self._sparse_columns(self._XTa, self._sqa, cols)
+        else:
+            out = self._kernel(self._Xa, self._sqa, self.X[cols], self.sq[cols])
         self.n_kernel_evals += out.size
         return out
 
     def block(self, rows, cols):
         """``K[rows, cols]`` for index arrays ``rows`` and ``cols``."""
         rows, cols = np.atleast_1d(rows), np.atleast_1d(cols)
-        out = self._kernel(self.X[rows], self.sq[rows], self.X[cols], self.sq[cols])
+        if self.sparse_columns:
+            XT = self._rows_block(rows)
+            out = self._sparse_columns(XT, self.sq[rows], cols)
+        else:
+            out = self._kernel(self.X[rows], self.sq[rows], self.X[cols], self.sq[cols])
         self.n_kernel_evals += out.size
         return out
 

@@ -145,3 +145,49 @@ def dense_loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter, pai
         n_iter += 1
         i, g_max = max_up(g, y, status, movable, m)
     return n_iter, gap
+
+
+@njit(cache=True, fastmath=True)
+def sparse_dot_column(XT, nz, v, out):
+    r"""``out[r] = <x_r, x>`` for the columns ``x_r`` of ``XT`` (features by rows), where
+    ``x`` has the non-zero values ``v`` at the features ``nz``.
+
+    Only the rows of ``XT`` of those features are read: for data with many zeros
+    (MNIST: four pixels in five are 0) a fifth of ``X``. Rows are processed in blocks
+    so that the partial sums stay in the L1 cache, four features at a time (the loops
+    count from 0 over slices so that the compiler can vectorise them).
+    """
+    n = XT.shape[1]
+    k = len(nz)
+    for lo in range(0, n, 1024):
+        hi = min(lo + 1024, n)
+        o = out[lo:hi]
+        m = hi - lo
+        for r in range(m):
+            o[r] = 0
+        q = 0
+        while q + 4 <= k:
+            w0, w1, w2, w3 = v[q], v[q + 1], v[q + 2], v[q + 3]
+            a0, a1 = XT[nz[q], lo:hi], XT[nz[q + 1], lo:hi]
+            a2, a3 = XT[nz[q + 2], lo:hi], XT[nz[q + 3], lo:hi]
+            for r in range(m):
+                o[r] += w0 * a0[r] + w1 * a1[r] + w2 * a2[r] + w3 * a3[r]
+            q += 4
+        while q < k:
+            w0, a0 = v[q], XT[nz[q], lo:hi]
+            for r in range(m):
+                o[r] += w0 * a0[r]
+            q += 1
+    return out
+
+
+@_jit
+def rbf_from_dots(dots, sq_rows, sq_c, gamma):
+    r"""In place: :math:`K_{rc} = \exp(-\gamma\max(0, \lVert x_r\rVert^2 + \lVert x_c\rVert^2
+    - 2\langle x_r, x_c\rangle))` from the inner products ``dots``."""
+    for r in range(len(dots)):
+        dist = sq_rows[r] + sq_c - 2 * dots[r]
+        if dist < 0:
+            dist = 0
+        dots[r] = np.exp(-gamma * dist)
+    return dots
