@@ -1,0 +1,286 @@
+r"""EnumSV: the SVM models of a data set with distinct supports, best first (book: :ref:`sec-enumsv-algorithm`).
+
+Lawler's framework (Lawler 1972) as Kanamori et al. (2019) apply it to the SVM dual:
+a max-heap holds triples :math:`(\alpha, I, F)` -- a solution of the constrained
+problem on the index subset :math:`I` and a *forbidden* set :math:`F \subseteq I`
+of indices that the triple's descendants keep -- keyed by :math:`W(\alpha)`. It
+starts from :math:`(\alpha^{(1)}, [n], \emptyset)`, the ordinary SVM. Repeatedly:
+
+1. extract the triple with the largest :math:`W`; output :math:`\alpha` unless a model
+   with the same support was output before (duplicate check);
+2. for each support vector :math:`i \in \operatorname{supp}(\alpha) \setminus F` in
+   increasing order, insert the child :math:`(A(I\setminus\{i\}), I \setminus\{i\}, F)`
+   and then add :math:`i` to :math:`F`.
+
+The outputs come in non-increasing :math:`W` (Lemma 4) and every support that any
+:math:`I` yields is output once (Lemma 3), provided the solver :math:`A` satisfies
+Assumption 1 (:ref:`sec-enumsv-assumption`).
+
+Storage: an extracted triple keeps its dense :math:`\alpha`; a child in the heap
+keeps only the multipliers in which it differs from its parent, the removed index,
+and the length of its forbidden set within the parent's list
+:math:`F \,\|\, (\text{branched indices})`.
+
+References
+----------
+E. L. Lawler, "A procedure for computing the K best solutions to discrete optimization
+problems and its application to the shortest path problem", Management Science 18(7),
+1972. T. Kanamori, S. Hara, M. Ishihata, H. Arimura, "Enumeration of distinct support
+vectors for interactive decision making", arXiv:1906.01876 (2019).
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import numbers
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._validation import check_C, check_tol
+from ..base import labels_to_pm1
+from ..kernels import get_kernel, resolve_gamma
+from ._subproblem import Subproblems, objective_error
+
+__all__ = ["EnumeratedModel", "enumerate_models", "prepare_problem", "check_k"]
+
+
+@dataclass
+class EnumeratedModel:
+    r"""One model of the enumeration.
+
+    Attributes
+    ----------
+    rank : int
+        1 for the ordinary SVM, then 2, 3, ... in the order of output.
+    support : (n_SV,) int array
+        :math:`\operatorname{supp}(\alpha) = \{i : \alpha_i > 0\}` (SMO leaves exact zeros).
+    alpha : (n,) array
+        The dual solution on the index subset it was found for.
+    dual_coef : (n_SV,) array
+        :math:`\alpha_i y_i` on the support.
+    b : float
+        Bias of :math:`f(x) = \sum_{i} \alpha_i y_i k(x_i, x) + b`, from the points of
+        the subset only.
+    objective : float
+        :math:`W(\alpha)`, the book's maximised dual objective.
+    objective_error : float
+        :math:`\varepsilon(\alpha)`: :math:`W` is within this of the exact optimum of
+        its subproblem (:func:`~svmtext.enumsv.objective_error`, from the SMO gap).
+    gap : float
+        SMO's final gap :math:`m(\alpha) - M(\alpha)` on its subset.
+    subset_size : int
+        :math:`|I|` of the triple that first produced the model.
+    time : float
+        Seconds spent by the enumeration since the previous output (the generator's
+        own time; time the caller spends between models is not counted).
+    elapsed : float
+        Seconds spent by the enumeration up to this output (the Gram matrix excluded).
+    n_candidates : int
+        Triples extracted from the heap so far (duplicates included).
+    n_solves : int
+        Constrained SVM problems solved so far.
+    """
+
+    rank: int
+    support: np.ndarray
+    alpha: np.ndarray = field(repr=False)
+    dual_coef: np.ndarray = field(repr=False)
+    b: float
+    objective: float
+    objective_error: float
+    gap: float
+    subset_size: int
+    time: float
+    elapsed: float
+    n_candidates: int
+    n_solves: int
+
+    def decision_function(self, K_test):
+        r""":math:`f(x) = \sum_{i \in S} \alpha_i y_i k(x_i, x) + b` from ``K_test`` of shape
+        ``(m, n)``: the kernel between the ``m`` points and the ``n`` training points."""
+        K_test = np.asarray(K_test, dtype=float)
+        return K_test[:, self.support] @ self.dual_coef + self.b
+
+
+@dataclass(order=True)
+class _Entry:
+    """A heap entry: ordered by ``(-W, counter)`` (ties: first inserted first)."""
+
+    key: float
+    counter: int
+    node: object = field(compare=False)
+
+
+@dataclass
+class _Child:
+    """A solved child, stored as its difference from the parent."""
+
+    parent: "_Expanded"
+    position: int           # index in the parent's branching order
+    diff_idx: np.ndarray
+    diff_val: np.ndarray
+    W: float
+    gap: float
+
+
+@dataclass
+class _Expanded:
+    """An extracted triple whose children have been created."""
+
+    alpha: np.ndarray
+    removed: tuple           # [n] minus I
+    forbidden_base: np.ndarray   # F followed by the branching order
+    n_forbidden: int         # len(F)
+
+
+def check_k(k):
+    """``None`` (all models) or an integer >= 1."""
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+        raise ValueError(f"k must be a positive integer (the number of models) or None "
+                         f"for all of them; got {k!r}")
+    return int(k)
+
+
+def prepare_problem(X, y, kernel="linear", gamma="scale", degree=3, coef0=0.0):
+    """``(K, y in {-1, +1}, classes)``: the Gram matrix (``kernel='precomputed'``: ``X`` is it)."""
+    classes, y_pm = labels_to_pm1(np.asarray(y))
+    if isinstance(kernel, str) and kernel == "precomputed":
+        K = np.asarray(X, dtype=np.float64)
+        if K.ndim != 2 or K.shape != (len(y_pm), len(y_pm)):
+            raise ValueError(f"with kernel='precomputed' X must be the {len(y_pm)} x "
+                             f"{len(y_pm)} Gram matrix; got shape {K.shape}")
+    else:
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or len(X) != len(y_pm):
+            raise ValueError(f"X must be 2-D with one row per label; got shape {X.shape} "
+                             f"for {len(y_pm)} labels")
+        g = resolve_gamma(gamma, X) if kernel in ("rbf", "poly") else 1.0
+        K = get_kernel(kernel, gamma=g, degree=degree, coef0=coef0)(X, X)
+    if not np.all(np.isfinite(K)):
+        raise ValueError("the Gram matrix contains NaN or infinite entries")
+    return np.ascontiguousarray(K, dtype=np.float64), y_pm, classes
+
+
+def enumerate_models(X, y, *, C=1.0, kernel="linear", k=None, gamma="scale", degree=3,
+                     coef0=0.0, tol=1e-6, warm_start=True, max_iter=10_000_000):
+    r"""Yield the SVM models of ``(X, y)`` with distinct supports, in non-increasing :math:`W`.
+
+    Kanamori et al.'s EnumSV (book: :ref:`sec-enumsv-algorithm`). The models are the
+    solutions :math:`A(I)` of the constrained dual
+
+    .. math::
+
+        \max_\alpha W(\alpha) = \mathbf 1^\top\alpha - \tfrac12\alpha^\top Q\alpha
+        \quad\text{s.t.}\quad y^\top\alpha = 0,\ 0 \le \alpha_i \le C,\
+        \alpha_i = 0\ (i \notin I)
+
+    over index subsets :math:`I`; two models are the same when their supports are
+    equal. The first model is the ordinary SVM (:math:`I = [n]`).
+
+    Parameters
+    ----------
+    X : (n, d) array, or (n, n) Gram matrix with ``kernel='precomputed'``
+    y : (n,) array with two classes (``classes[1]`` is :math:`+1`, as scikit-learn)
+    C : float
+        Box constant (finite, positive).
+    kernel : {'linear', 'rbf', 'poly', 'precomputed'} or callable
+    k : int or None
+        Stop after ``k`` models (top-:math:`k`); ``None``: every model.
+    gamma, degree, coef0 : kernel parameters (as :class:`sklearn.svm.SVC`)
+    tol : float, default 1e-6
+        SMO's tolerance on the gap :math:`m - M` of every subproblem.
+        Objectives are exact to :attr:`EnumeratedModel.objective_error`, and the order is
+        non-increasing up to these errors: :math:`W_{t+1} \le W_t + \varepsilon_t +
+        \varepsilon_{t+1}`.
+    warm_start : bool, default True
+        Start each child from its parent's solution with the removed multiplier
+        redistributed (:meth:`Subproblems.warm_start`); ``False``: from zero.
+    max_iter : int
+        SMO's iteration limit per subproblem.
+
+    Yields
+    ------
+    EnumeratedModel
+    """
+    k = check_k(k)
+    C = check_C(C, finite=True)
+    tol = check_tol(tol)
+    K, y_pm, _ = prepare_problem(X, y, kernel, gamma, degree, coef0)
+    return _enumerate(Subproblems(K, y_pm, C, tol, max_iter), k, warm_start)
+
+
+def _enumerate(sub, k, warm_start):
+    n, y = sub.n, sub.y
+    clock = [0.0, time.perf_counter()]      # time inside the generator, last resume
+
+    def elapsed():
+        return clock[0] + time.perf_counter() - clock[1]
+
+    counter = itertools.count()
+    heap = []
+    root_active = np.ones(n, dtype=bool)
+    alpha, g, gap = sub.solve_cold(root_active)
+    W = sub.objective(alpha, g)
+    root = _Child(parent=None, position=-1, diff_idx=np.arange(n), diff_val=alpha,
+                  W=W, gap=gap)
+    heapq.heappush(heap, _Entry(-W, next(counter), root))
+    seen = set()
+    n_out = n_candidates = 0
+    last = 0.0
+    while heap:
+        node = heapq.heappop(heap).node
+        n_candidates += 1
+        # materialise the triple (alpha, I, F)
+        if node.parent is None:
+            alpha = node.diff_val.copy()
+            removed, forbidden = (), np.zeros(0, dtype=np.int64)
+        else:
+            p = node.parent
+            alpha = p.alpha.copy()
+            alpha[node.diff_idx] = node.diff_val
+            removed = p.removed + (int(p.forbidden_base[p.n_forbidden + node.position]),)
+            forbidden = p.forbidden_base[:p.n_forbidden + node.position]
+        active = np.ones(n, dtype=bool)
+        active[list(removed)] = False
+        g = sub.gradient(alpha)
+        support = np.flatnonzero(alpha > 0)
+        key = support.tobytes()
+        if key not in seen:
+            seen.add(key)
+            n_out += 1
+            now = elapsed()
+            model = EnumeratedModel(
+                rank=n_out, support=support, alpha=alpha, dual_coef=alpha[support] * y[support],
+                b=sub.bias(alpha, g, active), objective=sub.objective(alpha, g),
+                objective_error=objective_error(node.gap, alpha.sum(), node.W), gap=node.gap,
+                subset_size=int(n - len(removed)), time=now - last, elapsed=now,
+                n_candidates=n_candidates, n_solves=sub.n_solves)
+            last = now
+            clock[0] = now
+            yield model
+            clock[1] = time.perf_counter()
+            if k is not None and n_out >= k:
+                return
+        # branch on every support vector not forbidden, in increasing order
+        order = np.setdiff1d(support, forbidden, assume_unique=True)
+        if not len(order):
+            continue
+        parent = _Expanded(alpha=alpha, removed=removed,
+                           forbidden_base=np.concatenate([forbidden, order]).astype(np.int64),
+                           n_forbidden=len(forbidden))
+        for pos, i in enumerate(order):
+            child_active = active.copy()
+            child_active[i] = False
+            if warm_start:
+                a_c, g_c, gap_c = sub.solve_warm(alpha, g, child_active, i)
+            else:
+                a_c, g_c, gap_c = sub.solve_cold(child_active)
+            W_c = sub.objective(a_c, g_c)
+            diff = np.flatnonzero(a_c != alpha)
+            child = _Child(parent=parent, position=pos, diff_idx=diff, diff_val=a_c[diff],
+                           W=W_c, gap=gap_c)
+            heapq.heappush(heap, _Entry(-W_c, next(counter), child))
