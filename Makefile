@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments experiments-smoke lab notebooks fetch-data fresh-check clean
+.PHONY: help venv book test test-unit test-portable test-chapters experiments experiments-smoke lab notebooks fetch-data fresh-check clean assignments grade test-assignments
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -29,6 +29,9 @@ help:
 	@echo "make experiments  rerun the cached experiments whose code or configuration changed"
 	@echo "make lab    install JupyterLab + jupyterlab-myst (requirements-lab.txt) and open the book"
 	@echo "make notebooks  every chapter as .ipynb in _build/notebooks"
+	@echo "make notebooks STUDENT=1  every chapter without its solutions in _build/student-notebooks"
+	@echo "make assignments  student notebooks + autograders (otter-grader) in _build/assignments"
+	@echo "make grade A=smo SUBMISSIONS=dir  grade a class's notebooks (CSV in dir)"
 	@echo "make clean  remove _build and the vendored MathJax"
 
 $(STAMP): requirements.txt pyproject.toml
@@ -117,12 +120,31 @@ lab: $(LAB_STAMP)
 # and by the book build).
 NOTEBOOKS := _build/notebooks
 
+# STUDENT=1: the exercises without their solutions, in _build/student-notebooks.
 notebooks: $(STAMP)
+ifeq ($(STUDENT),1)
+	$(PY) assignments/student_chapters.py --out _build/student-notebooks
+else
 	@mkdir -p $(NOTEBOOKS)
 	@for md in $$(grep -l '^jupytext:' book/*.md); do \
 	  $(VENV)/bin/jupytext --quiet --to ipynb --output $(NOTEBOOKS)/$$(basename $$md .md).ipynb $$md \
 	  && echo "$(NOTEBOOKS)/$$(basename $$md .md).ipynb"; \
 	done
+endif
+
+# Course assignments (otter-grader, assignments/<name>/<name>.md): a student notebook and an
+# autograder per assignment in _build/assignments; each solution is graded against all its
+# tests. `make grade A=smo SUBMISSIONS=dir` grades every .ipynb of dir (otter run, no Docker).
+assignments: $(STAMP)
+	$(PY) assignments/build.py --out _build/assignments
+
+grade: $(STAMP)
+	$(PY) assignments/build.py grade $(A) $(SUBMISSIONS) --out _build/assignments
+
+# The tests of the assignments' tests through the otter command line (slow: ~4 min).
+test-assignments: $(STAMP)
+	SVMTEXT_FULL_ASSIGNMENTS=1 $(PY) -m pytest -n $(JOBS) -q tests/test_assignments.py \
+	    tests/test_assignments_chapters.py
 
 # Every data set into the data home ($$SVMTEXT_DATA, else ~/.cache/svmtext), e.g. before
 # teaching offline.

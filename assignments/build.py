@@ -73,7 +73,8 @@ def to_ipynb(md: Path, dest: Path) -> Path:
     return dest
 
 
-def assign(name: str, out: Path = OUT, run_tests: bool = True, quiet: bool = True) -> Path:
+def assign(name: str, out: Path = OUT, run_tests: bool = True, quiet: bool = True,
+           in_process: bool = False) -> Path:
     """``otter assign`` one assignment into ``out/<name>``; returns that folder.
 
     With ``run_tests`` otter grades the solution notebook against every test and the
@@ -84,6 +85,15 @@ def assign(name: str, out: Path = OUT, run_tests: bool = True, quiet: bool = Tru
     shutil.rmtree(dest, ignore_errors=True)
     with tempfile.TemporaryDirectory(prefix=f"svmtext-assign-{name}-") as tmp:
         master = to_ipynb(md, Path(tmp) / f"{name}.ipynb")
+        if in_process:      # the tests: no second interpreter, otter imported once
+            import contextlib
+            import io
+
+            from otter.assign import main as otter_assign
+
+            with contextlib.redirect_stdout(io.StringIO()):
+                otter_assign(str(master), str(dest), no_run_tests=not run_tests)
+            return dest
         cmd = [otter_exe(), "assign", str(master), str(dest)]
         if not run_tests:
             cmd.insert(2, "--no-run-tests")
