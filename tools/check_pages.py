@@ -24,6 +24,7 @@ code-wide   code cells with lines too long for the column (about 76 characters)
 out-long    printed outputs longer than 40 lines
 cell-error  a cell's error (traceback) among the outputs
 stderr      stray stderr output (warnings, progress bars)
+img-load    images (anywhere on the page) that did not load
 fig-*       figures (images in the text and in cell outputs) with no caption (not in a
             <figure> with <figcaption>), no or file-name alt text, no label, or shown at
             less than 75 % of their natural width (matplotlib's 10-pt text then drops
@@ -54,7 +55,7 @@ VENDOR_MATHJAX = ROOT / "_vendor" / "mathjax" / "tex-mml-chtml.js"
 MEASURE_JS = Path(__file__).resolve().parent / "pagecheck.js"
 
 CATEGORIES = ["text", "untypeset", "math-err", "eq-wide", "out-wide", "code-wide", "out-long",
-              "cell-error", "stderr", "fig-caption", "fig-alt", "fig-label", "fig-small",
+              "cell-error", "stderr", "img-load", "fig-caption", "fig-alt", "fig-label", "fig-small",
               "console", "network"]
 
 ERROR_HOOK = """<script>
@@ -101,6 +102,7 @@ REPORT_ITEMS = [
     ("long_outputs", "out-long", lambda d: f"{d['lines']} lines: \"{d['excerpt']}\""),
     ("cell_errors", "cell-error", lambda d: f"\"{d['excerpt']}\""),
     ("stderr", "stderr", lambda d: f"\"{d['excerpt']}\""),
+    ("broken_images", "img-load", lambda d: f"{d['src']!r} (alt {d['alt']!r}) did not load"),
 ]
 
 def _mathjax_src(html: str, page: Path) -> tuple[str, str]:
@@ -208,7 +210,7 @@ def check_page(page: Path, out: Path | None = None, budget_ms: int = 20000,
         name = d["label"] or d["src"]
         for p in d["problems"]:
             cat = ("fig-caption" if p == "no caption" else "fig-label" if p == "no label"
-                   else "fig-small" if p.startswith(("shrunk", "image did not"))
+                   else "fig-small" if p.startswith("shrunk")
                    else "fig-alt")
             res["items"][cat].append(f"{name}: {p}{loc(d)}")
     res["items"]["console"].extend(rep.get("console", []))
@@ -294,6 +296,8 @@ _DEFECTS = r"""
 <div class="tbl"><table><tr>{cells}</tr></table></div>
 <div class="cell_input"><div class="highlight"><pre>{wide_code}</pre></div></div>
 <div class="cell_output"><img alt="../_images/0123456789abcdef0123.png" src="{wide_png}"></div>
+<figure id="fig-missing"><img alt="A figure whose file is missing" src="missing.png">
+<figcaption><p>Figure 2: never drawn.</p></figcaption></figure>
 <div class="cell_output"><div class="output traceback highlight-ipythontb"><pre>Traceback
 NameError: name 'toys' is not defined</pre></div></div>
 <div class="cell_output"><div class="output stderr highlight-myst-ansi"><pre>UserWarning: x</pre></div></div>
@@ -366,7 +370,8 @@ def write_selftest_pages(folder: Path, with_math: bool) -> tuple[Path, Path]:
 
 
 def expected_defects(with_math: bool) -> list[str]:
-    cats = ["text", "out-wide", "code-wide", "out-long", "cell-error", "stderr", "fig-caption", "fig-alt",
+    cats = ["text", "out-wide", "code-wide", "out-long", "cell-error", "stderr", "img-load",
+            "fig-caption", "fig-alt",
             "fig-label", "fig-small", "console", "network"]
     return cats + (["math-err", "eq-wide"] if with_math else [])
 

@@ -83,7 +83,7 @@
     var rep = {column_px: Math.round(col.width), window_px: window.innerWidth,
                mathjax: mathjaxOk, text: [], untypeset: [], math_errors: [], wide_equations: [],
                wide_outputs: [], long_outputs: [], figures: [], console: [],
-               cell_errors: [], stderr: [], wide_code: [],
+               cell_errors: [], stderr: [], wide_code: [], broken_images: [],
                n_math: 0, n_display: 0, n_images: 0};
 
     /* 1. raw TeX, $ and MyST roles in the visible text outside math and code */
@@ -210,7 +210,7 @@
       var shown = img.getBoundingClientRect().width;
       var natural = img.naturalWidth;
       var ratio = natural ? shown / natural : 0;
-      if (!natural) problems.push("image did not load");
+      if (!natural) { /* reported once, under broken_images (every image of the page) */ }
       else if (ratio < 0.75 && !img.closest(FULL_WIDTH)) {
         problems.push("shrunk to " + Math.round(100 * ratio) + "% (" + natural + " px -> " +
                       Math.round(shown) + " px; 10 pt text ~" + (13.9 * ratio).toFixed(1) + " px)");
@@ -220,6 +220,14 @@
                           caption: cap ? clip(cap.textContent, 70) : "",
                           where: where(img)});
       }
+    });
+
+    /* 6. every image of the page (text, outputs, logo, navigation) loaded */
+    Array.prototype.forEach.call(document.images, function (img) {
+      if (img.naturalWidth > 0) return;
+      var src = img.getAttribute("src") || "";
+      rep.broken_images.push({src: clip(src, 120), alt: clip(img.getAttribute("alt") || "", 60),
+                              where: art.contains(img) ? where(img) : "outside the text"});
     });
 
     rep.console = (window.__svmtextErrors || []).slice(0, 50);
