@@ -4,7 +4,8 @@ Each page of ``_build/html`` (``make book``) is opened at 1280 px with the netwo
 sealed, and must show: math typeset with no raw TeX, ``$`` or MyST role left in the
 text, no MathJax error; every image loaded; no console error; no request leaving the
 machine; no display equation, output, table or code line wider than the text column;
-figures with caption, alt text and label (the categories of ``tools/check_pages.py``).
+figures with caption, alt text and label (the categories of ``tools/check_pages.py``,
+whose self-test on synthetic pages with each defect is tests/test_page_check.py).
 
 The test uses the built site; it does not build the book (``make book`` executes every
 chapter, several minutes). It is skipped, with the reason, when Chromium is missing,
@@ -55,15 +56,6 @@ def _skip_or_fail():
         if REQUIRED:
             pytest.fail(f"SVMTEXT_REQUIRE_PAGES=1 but {REASON}")
         pytest.skip(REASON)
-
-
-def test_page_check_self_test():
-    """The check catches each defect on synthetic pages (also without a built book)."""
-    if not CHROMIUM:
-        if REQUIRED:
-            pytest.fail("SVMTEXT_REQUIRE_PAGES=1 but chromium is not installed")
-        pytest.skip("chromium not installed (apt-get install chromium)")
-    assert check_pages.self_test(verbose=False)
 
 
 def test_every_toc_page_was_built():
