@@ -56,6 +56,9 @@ MISTAKES = {
     "ecology": ("return 1.0 - y_new * (k @ (alpha * y_S) + b)",
                 "return 1.0 - y_new * (k @ y_S + b)",
                 "q1", "abundances alpha_j weight the sum"),
+    "enumsv": ("F = sorted(F + [int(i)])",
+               "F = sorted(F)",
+               "q2", "branched on before it"),
 }
 
 
