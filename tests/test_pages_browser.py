@@ -66,6 +66,16 @@ def test_every_toc_page_was_built():
     assert not missing, f"pages of _toc.yml not in {HTML}: {missing}"
 
 
+def test_every_page_states_the_licence():
+    """The footer of every page names the licence of the text (CC BY 4.0, _config.yml's
+    ``html.extra_footer``)."""
+    _skip_or_fail()
+    pages = check_pages.all_pages(HTML)
+    missing = [p.name for p in pages if "CC BY 4.0" not in p.read_text(encoding="utf-8")
+               and "bd-article" in p.read_text(encoding="utf-8")]
+    assert not missing, f"pages without the licence line (html.extra_footer): {missing}"
+
+
 @pytest.mark.parametrize("page", PAGES or [None],
                          ids=lambda p: p.stem if p is not None else "no-pages")
 def test_page_in_headless_chromium(page):
