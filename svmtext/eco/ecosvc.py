@@ -108,6 +108,9 @@ class EcoSVC(BaseSVC):
         Stream counts (``n_rescued_``: buffered discards that later invaded).
     n_reequilibration_steps_ : int
         SMO pair updates over all re-equilibrations.
+    n_kernel_evals_ : int
+        Kernel values computed: the initial batch's Gram matrix, one row per invasion
+        test (:math:`|S|` values), the invader's own :math:`K(x, x)`, buffer re-tests.
     discarded_ : list of int
         With ``track_discards``: stream indices of discarded points.
     fit_info_ : dict
@@ -164,6 +167,7 @@ class EcoSVC(BaseSVC):
         self.n_discarded_ = 0
         self.n_rescued_ = 0
         self.n_reequilibration_steps_ = 0
+        self.n_kernel_evals_ = 0
         self.discarded_ = []
 
     # -- the algorithm ----------------------------------------------------
@@ -173,6 +177,7 @@ class EcoSVC(BaseSVC):
         idx = np.arange(self.n_seen_ - len(yp), self.n_seen_)
         com = self._community
         com.append(Xp, yp, idx, rows=np.empty((len(yp), 0)))
+        self.n_kernel_evals_ += len(yp) ** 2
         alpha, b = reequilibrate(com.K, com.y, self.C_, np.zeros(len(yp)),
                                  self.tol)
         com.set_alpha(alpha)
@@ -210,6 +215,7 @@ class EcoSVC(BaseSVC):
         yb = np.asarray(self._buf_y)
         ib = np.asarray(self._buf_i)
         rows = com.kernel_rows(Xb)
+        self.n_kernel_evals_ += rows.size
         g = invasion_growth(rows, yb, com.alpha, com.y, self.b_)
         inv = g > self.invasion_threshold
         if inv.any():
@@ -235,10 +241,12 @@ class EcoSVC(BaseSVC):
                     self._initial_batch()
                 continue
             row = rows.row(t)
+            self.n_kernel_evals_ += row.shape[1]
             g = invasion_growth(row[0], yi, com.alpha, com.y, self.b_)
             if g > self.invasion_threshold:
                 self.n_invasions_ += 1
                 com.append(x[None, :], yi, i, rows=row)
+                self.n_kernel_evals_ += 1
                 self._n_pending += 1
                 if self._n_pending >= self.reequilibrate_every:
                     self._equilibrate()
@@ -267,7 +275,8 @@ class EcoSVC(BaseSVC):
         self.n_bounded_ = int(com.m - free.sum())
         info = {"n_seen": self.n_seen_, "n_invasions": self.n_invasions_,
                 "n_discarded": self.n_discarded_, "n_rescued": self.n_rescued_,
-                "n_reequilibration_steps": self.n_reequilibration_steps_}
+                "n_reequilibration_steps": self.n_reequilibration_steps_,
+                "n_kernel_evals": self.n_kernel_evals_}
         return self._set_solution(com.X.copy(), com.y.copy(), com.alpha.copy(), self.b_,
                                   self.C_, info, K=com.K, index=com.idx.copy())
 

@@ -35,7 +35,7 @@ from numba import njit  # noqa: E402
 from .. import kkt  # noqa: E402
 
 __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient",
-           "dense_loop"]
+           "update_and_max_up", "dense_loop", "sparse_dot_column", "rbf_from_dots"]
 
 _jit = njit(cache=True)
 _in_up = _jit(kkt.in_up)
@@ -75,17 +75,39 @@ def wss2_scan(i, g_max, g, y, status, movable, d, K_i, tau, m):
     j = -1
     g_min = np.inf
     best = np.inf
+    # -b^2/a < best  <=>  b^2 > -best a: a multiplication screens the candidates,
+    # the division (exactly as before) is made for the few that pass the screen
+    screen = 0.0
+    d_i = d[i] if i >= 0 else 0.0
     for k in range(m):
         if movable[k] and _in_low(y[k], status[k]):
-            if g[k] < g_min:
-                g_min = g[k]
-            b = g_max - g[k]
+            gk = g[k]
+            if gk < g_min:
+                g_min = gk
+            b = g_max - gk
             if i >= 0 and b > 0:
-                score = -b * b / curvature(d[i], d[k], K_i[k], tau)
-                if score < best:
-                    best = score
-                    j = k
+                a = curvature(d_i, d[k], K_i[k], tau)
+                if b * b >= screen * a:
+                    score = -b * b / a
+                    if score < best:
+                        best = score
+                        j = k
+                        screen = -best * (1.0 - 1e-9)
     return j, g_min
+
+
+@_jit
+def _status_of(alpha, k, C):
+    """The status of ``alpha[k]`` after an interior step; a step that lands on a bound
+    by rounding is put exactly on it (LIBSVM's ``update_alpha_status``), else the
+    pair would be selected again with no room to move."""
+    if alpha[k] >= C:
+        alpha[k] = C
+        return UPPER
+    if alpha[k] <= 0:
+        alpha[k] = 0.0
+        return LOWER
+    return FREE
 
 
 @_jit
@@ -108,13 +130,13 @@ def two_variable_step(i, j, g, y, alpha, status, a, C):
         status[i] = UPPER if y[i] > 0 else LOWER
     else:
         alpha[i] += y[i] * eta
-        status[i] = FREE
+        status[i] = _status_of(alpha, i, C)
     if eta == room_j:
         alpha[j] = 0.0 if y[j] > 0 else C
         status[j] = LOWER if y[j] > 0 else UPPER
     else:
         alpha[j] -= y[j] * eta
-        status[j] = FREE
+        status[j] = _status_of(alpha, j, C)
     return eta
 
 
@@ -123,6 +145,21 @@ def update_gradient(g, eta, K_i, K_j, m):
     r""":math:`-y_kG_k \mathrel{-}= \eta (K_{ik} - K_{jk})` for the first ``m`` entries."""
     for k in range(m):
         g[k] -= eta * (np.float64(K_i[k]) - np.float64(K_j[k]))   # float32 columns too
+
+
+@_jit
+def update_and_max_up(g, eta, K_i, K_j, y, status, movable, m):
+    r""":func:`update_gradient` and then :func:`max_up`, in one pass over the arrays
+    (the dense loop reads ``g`` once per step instead of twice)."""
+    i = -1
+    g_max = -np.inf
+    for k in range(m):
+        gk = g[k] - eta * (np.float64(K_i[k]) - np.float64(K_j[k]))
+        g[k] = gk
+        if movable[k] and _in_up(y[k], status[k]) and gk > g_max:
+            g_max = gk
+            i = k
+    return i, g_max
 
 
 @_jit
@@ -138,12 +175,11 @@ def dense_loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter, pai
         if i < 0 or j < 0 or gap < tol:
             break
         eta = two_variable_step(i, j, g, y, alpha, status, curvature(d[i], d[j], K[i, j], tau), C)
-        update_gradient(g, eta, K[i], K[j], m)
         if n_iter < len(pairs):
             pairs[n_iter, 0] = i
             pairs[n_iter, 1] = j
         n_iter += 1
-        i, g_max = max_up(g, y, status, movable, m)
+        i, g_max = update_and_max_up(g, eta, K[i], K[j], y, status, movable, m)
     return n_iter, gap
 
 

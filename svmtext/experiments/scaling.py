@@ -1,0 +1,437 @@
+r"""How the solvers' cost grows with n: LIBSVM, SMO and the EcoSVM pass on MNIST
+(book: :ref:`sec-smo-scaling`, :ref:`sec-eco-scaling`).
+
+``python -m svmtext.experiments.scaling`` (``--smoke`` for the reduced run)
+
+1. Task: MNIST even (0, 2, 4, 6, 8; label +1) against odd digits (-1), pixels / 255.
+   :math:`(C, \gamma)` of the RBF kernel are chosen once, by cross-validation of
+   scikit-learn's ``SVC`` on a seeded subset of the training images.
+2. Sizes ``n``: seeded *nested* subsets of the 60,000 training images (the first ``n``
+   of one random permutation, so every smaller set is part of every larger one).
+3. Per ``n`` four fits: ``SVC`` (its bundled LIBSVM), :class:`~svmtext.smo.SMOSVC`
+   with float32 and with float64 kernel columns, and one pure
+   :class:`~svmtext.eco.EcoSVC` pass (re-equilibrating after every invasion; the
+   stream is the subset's order). Same ``C``, ``gamma``, ``tol`` and cache size.
+   Every fit runs in a fresh process (forked from the parent, which has loaded the
+   data and paid the one-time costs by an untimed warm-up fit of each learner on a few
+   points), on one BLAS thread, one fit at a time; it reports
+   its wall time, the peak resident memory above the resident size before the fit
+   (``/proc/self/status``: the high-water mark is reset first) and the process's
+   whole peak (``ru_maxrss``), and the load average of the machine before and after.
+   While a fit takes less than ``repeat_below_seconds``, the four learners are run
+   ``repeats`` times, alternating their order; the medians are reported. Above it,
+   one run each.
+4. For each fit: iterations, kernel evaluations (LIBSVM does not report them),
+   support vectors (free and at ``C``), the dual objective :math:`W(\alpha)` computed
+   the same way for all (float64, from the support vectors), test accuracy on the
+   10,000 test images (from the first run).
+5. The EcoSVM pass against the batch fit on MNIST 4 vs 9 with all 11,791 training
+   images and the chapter's :math:`(C, \gamma)` (:mod:`~svmtext.experiments.mnist_eco`),
+   alternating, ``repeats`` times.
+
+Every finished fit is written at once to its own file under
+``<root>/.partial/scaling-<config hash>/``; a rerun reuses them (an interrupted run
+resumes), and they are deleted when the cache is written.
+Writes ``results/scaling.json``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import sys
+import time
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ._cache import RESULTS, config_hash, write_cache, write_json_atomic
+from ._cli import run_from_command_line
+
+NAME = "scaling"
+
+LEARNERS = ("libsvm", "smo_float32", "smo_float64", "eco")
+
+CONFIG = {
+    "task": "MNIST even (+1) vs odd (-1) digits, pixels / 255",
+    # 60,000 left out: LIBSVM alone would need about half an hour there, and the
+    # EcoSVM pass as long again; the whole run is kept to about an hour on 2 cores
+    "sizes": [1000, 2000, 4000, 8000, 16000, 32000],
+    "n_test": None,                 # None: all 10,000 test images
+    "seed": 0,                      # the permutation that makes the nested subsets
+    "cv": {"n": 2000, "folds": 3, "seed": 0,
+           "grid": {"gamma": [0.01, 0.02, 0.04], "C": [1.0, 10.0, 100.0]}},
+    "tol": 1e-3,
+    "cache_size": 200.0,
+    "eco_n_start": 10,
+    "repeats": 3,
+    "repeat_below_seconds": 60.0,
+    "warm_up": 300,
+    "blas_threads": 1,
+    "isolate": True,                # every fit in a fresh process
+    # the ecology chapter's own comparison: MNIST 4 vs 9, all training images
+    "mnist_4v9": {"n_train": None, "gamma": 0.04, "C": 10.0, "repeats": 3},
+}
+
+SMOKE_CONFIG = dict(CONFIG, sizes=[300, 600], n_test=500,
+                    cv={"n": 300, "folds": 2, "seed": 0,
+                        "grid": {"gamma": [0.02], "C": [1.0, 10.0]}},
+                    repeats=2, warm_up=50,
+                    mnist_4v9={"n_train": 400, "gamma": 0.04, "C": 10.0, "repeats": 1})
+
+
+# -- data (loaded once in the parent; forked fits share it) ----------------------------
+_DATA = {}
+
+
+def _even_odd(split, n_test=None):
+    key = ("even_odd", split, n_test)
+    if key not in _DATA:
+        from ..datasets import load_mnist
+        X, digits = load_mnist(split)
+        if n_test is not None:
+            X, digits = X[:n_test], digits[:n_test]
+        _DATA[key] = X / 255.0, np.where(digits % 2 == 0, 1, -1)
+    return _DATA[key]
+
+
+def _four_nine(split):
+    key = ("4v9", split)
+    if key not in _DATA:
+        from ..datasets import load_mnist_4v9
+        _DATA[key] = load_mnist_4v9(split)
+    return _DATA[key]
+
+
+def _subset(config, n):
+    X, y = _even_odd("train")
+    idx = np.random.default_rng(config["seed"]).permutation(len(y))[:n]
+    return X[idx], y[idx]
+
+
+# -- measuring ----------------------------------------------------------------------
+def _status_kb(key):
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def _reset_peak():
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _make(learner, C, gamma, config):
+    from sklearn.svm import SVC
+
+    from ..eco import EcoSVC
+    from ..smo import SMOSVC
+    tol, cache = config["tol"], config["cache_size"]
+    if learner == "libsvm":
+        return SVC(C=C, gamma=gamma, tol=tol, cache_size=cache)
+    if learner.startswith("smo_"):
+        return SMOSVC(C=C, gamma=gamma, tol=tol, cache_size=cache, dtype=learner[4:])
+    if learner == "eco":
+        return EcoSVC(C=C, gamma=gamma, tol=tol, n_start=config["eco_n_start"])
+    raise ValueError(f"unknown learner {learner!r}")
+
+
+def _summary(learner, clf, X, y, C, gamma, Xte, yte):
+    """Iterations, kernel evaluations, SVs, W(alpha) (float64, the same way for all),
+    test accuracy."""
+    from ..kernels import rbf_kernel
+    from ..kkt import dual_objective_from_coef, free_and_bounded
+    sv = np.asarray(clf.support_)
+    v = np.asarray(clf.dual_coef_[0], dtype=float)
+    out = {"n_support": int(len(sv)),
+           "n_bounded": int(np.sum(free_and_bounded(np.abs(v), C, 1e-8 * C)[1])),
+           "dual_objective": float(dual_objective_from_coef(v, rbf_kernel(X[sv], gamma=gamma))),
+           "test_accuracy": float(np.mean(clf.predict(Xte) == yte))}
+    if learner == "libsvm":
+        out.update(n_iter=int(clf.n_iter_[0]), n_kernel_evals=None)
+    elif learner.startswith("smo_"):
+        info = clf.fit_info_
+        out.update(n_iter=int(info["n_iter"]), n_kernel_evals=int(info["n_kernel_evals"]),
+                   cache_hits=int(info["cache_hits"]), cache_misses=int(info["cache_misses"]),
+                   gap=float(info["gap"]))
+    else:
+        out.update(n_iter=int(clf.n_reequilibration_steps_),
+                   n_kernel_evals=int(clf.n_kernel_evals_),
+                   n_invasions=int(clf.n_invasions_),
+                   points_held=int(len(clf.support_)))
+    return out
+
+
+def _warm_up(config, C, gamma):
+    """Untimed fits of every learner on a few points: compiled code is loaded once,
+    in the parent, before the fits are forked."""
+    from threadpoolctl import threadpool_limits
+    X, y = _subset(config, config["warm_up"])
+    with threadpool_limits(config["blas_threads"]):
+        for learner in LEARNERS:
+            _make(learner, C, gamma, config).fit(X, y)
+
+
+def fit_one(config, task):
+    """One timed fit (run in a fresh forked process when ``config['isolate']``)."""
+    from threadpoolctl import threadpool_limits
+    learner, n, C, gamma = task["learner"], task["n"], task["C"], task["gamma"]
+    if task.get("dataset") == "4v9":
+        X, y = _four_nine("train")
+        if n < len(y):
+            X, y = X[:n], y[:n]
+    else:
+        X, y = _subset(config, n)
+    X = np.ascontiguousarray(X)
+    with threadpool_limits(config["blas_threads"]):
+        clf = _make(learner, C, gamma, config)
+        load0 = os.getloadavg()
+        ok = _reset_peak()
+        rss0 = _status_kb("VmRSS")
+        t0 = time.perf_counter()
+        clf.fit(X, y)
+        seconds = time.perf_counter() - t0
+        hwm = _status_kb("VmHWM")
+        load1 = os.getloadavg()
+        out = {"seconds": seconds,
+               "peak_mb": (hwm - rss0) / 1024 if ok and hwm and rss0 else None,
+               "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+               "load_before": list(load0), "load_after": list(load1)}
+        if task["summary"]:
+            if task.get("dataset") == "4v9":
+                Xte, yte = _four_nine("test")
+            else:
+                Xte, yte = _even_odd("test", config["n_test"])
+            out.update(_summary(learner, clf, X, y, C, gamma, Xte, yte))
+    return out
+
+
+def _cross_validate(config):
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+    from sklearn.svm import SVC
+    from threadpoolctl import threadpool_limits
+    cv = config["cv"]
+    X, y = _subset(config, cv["n"])
+    folds = StratifiedKFold(cv["folds"], shuffle=True, random_state=cv["seed"])
+    search = GridSearchCV(SVC(kernel="rbf", tol=config["tol"]), cv["grid"], cv=folds, n_jobs=1)
+    with threadpool_limits(config["blas_threads"]):
+        search.fit(X, y)
+    table = [{"gamma": p["gamma"], "C": p["C"], "cv_accuracy": float(m)}
+             for p, m in zip(search.cv_results_["params"], search.cv_results_["mean_test_score"])]
+    return {"gamma": float(search.best_params_["gamma"]), "C": float(search.best_params_["C"]),
+            "table": table}
+
+
+# -- resumable bookkeeping -------------------------------------------------------------
+def partial_dir(config, root=None):
+    """Where finished fits are kept until the cache is written."""
+    return Path(root or RESULTS) / ".partial" / f"{NAME}-{config_hash(config)}"
+
+
+class _Store:
+    """Each finished measurement in its own JSON file (atomic rename): resumable."""
+
+    def __init__(self, config, root, stop_after=None):
+        self.dir = partial_dir(config, root)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.config = config
+        self.stop_after, self.new = stop_after, 0
+
+    def get(self, key, compute):
+        path = self.dir / f"{key}.json"
+        if path.exists():
+            return json.loads(path.read_text())
+        if self.stop_after is not None and self.new >= self.stop_after:
+            raise Interrupted(f"stopped after {self.new} new measurements")
+        value = compute()
+        write_json_atomic(path, value)
+        self.new += 1
+        return value
+
+    def fit(self, key, task):
+        if not self.config["isolate"]:
+            return self.get(key, lambda: fit_one(self.config, task))
+        return self.get(key, lambda: _forked(fit_one, self.config, task))
+
+
+class Interrupted(RuntimeError):
+    """Raised by :func:`run` after ``stop_after`` new measurements (to test resuming)."""
+
+
+def _child(conn, fn, args):
+    try:
+        conn.send(("ok", fn(*args)))
+    except BaseException as exc:       # reported to the parent, which raises
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def _forked(fn, *args):
+    """``fn(*args)`` in a fresh forked process (its peak memory is its own)."""
+    ctx = get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(send, fn, args))
+    proc.start()
+    send.close()
+    try:
+        status, value = recv.recv()
+    except EOFError:
+        status, value = "error", f"the fit's process died (exit code {proc.join() or proc.exitcode})"
+    proc.join()
+    if status != "ok":
+        raise RuntimeError(value)
+    return value
+
+
+def _median(xs):
+    return float(np.median(xs))
+
+
+def _slope(ns, ts):
+    """Least-squares slope of log t against log n."""
+    return float(np.polyfit(np.log(ns), np.log(ts), 1)[0])
+
+
+def _measure_size(store, n, hp, config, bar):
+    """The four learners at size n: alternating repeats while a fit takes under a minute."""
+    runs = {k: [] for k in LEARNERS}
+    first = {}
+    for r in range(config["repeats"]):
+        order = LEARNERS if r % 2 == 0 else LEARNERS[::-1]
+        for learner in order:
+            task = {"learner": learner, "n": n, "C": hp["C"], "gamma": hp["gamma"],
+                    "summary": r == 0}
+            bar.set_postfix_str(f"n={n} {learner} run {r + 1}")
+            out = store.fit(f"n{n}-{learner}-r{r}", task)
+            runs[learner].append(out)
+            if r == 0:
+                first[learner] = out
+            bar.update(1)
+        if max(o["seconds"] for o in (runs[k][-1] for k in LEARNERS)) \
+                >= config["repeat_below_seconds"]:
+            bar.update(len(LEARNERS) * (config["repeats"] - r - 1))
+            break
+    row = {"n": n}
+    for learner in LEARNERS:
+        times = [o["seconds"] for o in runs[learner]]
+        row[learner] = {**{k: v for k, v in first[learner].items()
+                           if k not in ("seconds", "load_before", "load_after")},
+                        "times": times, "median_time": _median(times),
+                        "peak_mb_runs": [o["peak_mb"] for o in runs[learner]],
+                        "load": [o["load_before"][0] for o in runs[learner]]}
+    lib = row["libsvm"]
+    for learner in LEARNERS[1:]:
+        s = row[learner]
+        s["time_ratio"] = s["median_time"] / lib["median_time"]
+        s["objective_rel_diff"] = (abs(s["dual_objective"] - lib["dual_objective"])
+                                   / abs(lib["dual_objective"]))
+        s["accuracy_gap_pp"] = 100 * (lib["test_accuracy"] - s["test_accuracy"])
+    return row
+
+
+def _measure_4v9(store, config, bar):
+    cfg = config["mnist_4v9"]
+    n = cfg["n_train"] or len(_four_nine("train")[1])
+    runs = {"batch": [], "eco": []}
+    for r in range(cfg["repeats"]):
+        order = ("libsvm", "eco") if r % 2 == 0 else ("eco", "libsvm")
+        for learner in order:
+            task = {"learner": learner, "n": n, "C": cfg["C"], "gamma": cfg["gamma"],
+                    "summary": r == 0, "dataset": "4v9"}
+            bar.set_postfix_str(f"4 vs 9 {learner} run {r + 1}")
+            runs["batch" if learner == "libsvm" else "eco"].append(
+                store.fit(f"4v9-n{n}-{learner}-r{r}", task))
+            bar.update(1)
+    out = {"n": n, "C": cfg["C"], "gamma": cfg["gamma"]}
+    for key, rs in runs.items():
+        out[key] = {**{k: v for k, v in rs[0].items()
+                       if k not in ("seconds", "load_before", "load_after")},
+                    "times": [o["seconds"] for o in rs],
+                    "median_time": _median([o["seconds"] for o in rs]),
+                    "load": [o["load_before"][0] for o in rs]}
+    out["time_ratio"] = out["eco"]["median_time"] / out["batch"]["median_time"]
+    out["accuracy_gap_pp"] = 100 * (out["batch"]["test_accuracy"] - out["eco"]["test_accuracy"])
+    return out
+
+
+def _targets(rows, m49):
+    big = [r for r in rows if r["n"] >= 4000]
+
+    def worst(key, field):
+        return max(r[key][field] for r in big) if big else None
+    return {
+        "smo_float64_ratio_max_n_ge_4000": worst("smo_float64", "time_ratio"),
+        "smo_float32_ratio_max_n_ge_4000": worst("smo_float32", "time_ratio"),
+        "smo_objective_rel_diff_max_n_ge_4000": max(
+            [r[k]["objective_rel_diff"] for r in big for k in ("smo_float32", "smo_float64")],
+            default=None),
+        "eco_ratio_max": max(r["eco"]["time_ratio"] for r in rows),
+        "eco_accuracy_gap_pp_max": max(r["eco"]["accuracy_gap_pp"] for r in rows),
+        "eco_holds_only_svs": all(r["eco"]["points_held"] == r["eco"]["n_support"]
+                                  for r in rows),
+        "eco_4v9_ratio": m49["time_ratio"],
+        "eco_4v9_accuracy_gap_pp": m49["accuracy_gap_pp"],
+    }
+
+
+def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
+    """Run the scaling benchmark (resuming from finished fits); write ``scaling.json``.
+
+    ``backend`` and ``n_jobs`` are accepted for the common command line and ignored:
+    timed fits run one at a time. ``stop_after=k`` raises :class:`Interrupted` after
+    ``k`` new measurements (their results are kept for the rerun).
+    """
+    total = (len(config["sizes"]) * len(LEARNERS) * config["repeats"]
+             + 2 * config["mnist_4v9"]["repeats"])
+    store = _Store(config, root, stop_after)
+    hp = store.get("cv", lambda: _cross_validate(config))
+    _warm_up(config, hp["C"], hp["gamma"])
+    _even_odd("test", config["n_test"])       # loaded once, shared by the forked fits
+    _four_nine("train"), _four_nine("test")
+    rows = []
+    with tqdm(total=total, desc="scaling: fits", unit="fit") as bar:
+        for n in config["sizes"]:
+            rows.append(_measure_size(store, n, hp, config, bar))
+        m49 = _measure_4v9(store, config, bar)
+    ns = [r["n"] for r in rows]
+    slopes = {k: _slope(ns, [r[k]["median_time"] for r in rows]) for k in LEARNERS}
+    results = {"C": hp["C"], "gamma": hp["gamma"], "cv": hp["table"], "rows": rows,
+               "slopes_all_n": slopes, "mnist_4v9": m49, "targets": _targets(rows, m49),
+               "cpus": os.cpu_count()}
+    write_cache(NAME, config, results, root=root)
+    shutil.rmtree(partial_dir(config, root), ignore_errors=True)
+    return results
+
+
+def main(argv=None):
+    res = run_from_command_line(sys.modules[__name__], argv)
+    print(f"C = {res['C']}, gamma = {res['gamma']}")
+    for row in res["rows"]:
+        lib = row["libsvm"]
+        print(f"n={row['n']:6d} libsvm {lib['median_time']:8.2f} s "
+              f"{lib['peak_mb'] or float('nan'):7.1f} MB  SVs {lib['n_support']}  acc {lib['test_accuracy']:.4f}")
+        for k in LEARNERS[1:]:
+            s = row[k]
+            print(f"          {k:12s} {s['median_time']:8.2f} s ({s['time_ratio']:.2f} x) "
+                  f"{s['peak_mb'] or float('nan'):7.1f} MB  SVs {s['n_support']}  "
+                  f"dW/W {s['objective_rel_diff']:.1e}  acc {s['test_accuracy']:.4f}")
+    print("slopes", res["slopes_all_n"])
+    print("4 vs 9:", {k: res["mnist_4v9"][k] for k in ("n", "time_ratio", "accuracy_gap_pp")})
+    print("targets", res["targets"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""The scaling benchmark (svmtext.experiments.scaling): smoke run, resuming an
+interrupted run, and the committed cache refused when stale."""
+import json
+
+import pytest
+
+from svmtext.experiments import scaling
+from svmtext.experiments._cache import StaleCacheError, load_cache
+
+TINY = dict(scaling.SMOKE_CONFIG, sizes=[200, 400], n_test=300, repeats=2,
+            cv={"n": 200, "folds": 2, "seed": 0, "grid": {"gamma": [0.02], "C": [10.0]}},
+            mnist_4v9={"n_train": 300, "gamma": 0.04, "C": 10.0, "repeats": 1})
+
+
+def test_smoke_run_measures_every_learner(tmp_path):
+    res = scaling.run(TINY, root=tmp_path)
+    assert [r["n"] for r in res["rows"]] == TINY["sizes"]
+    for row in res["rows"]:
+        lib = row["libsvm"]
+        for key in scaling.LEARNERS:
+            r = row[key]
+            assert len(r["times"]) == TINY["repeats"] and r["median_time"] > 0
+            assert r["peak_mb"] is None or r["peak_mb"] >= 0
+            assert r["maxrss_mb"] > 0 and len(r["load"]) == TINY["repeats"]
+            assert 0.5 < r["test_accuracy"] <= 1 and r["n_support"] > 0
+        # SMO solves the same dual as LIBSVM: W(alpha) agrees to the gap's order
+        for key in ("smo_float32", "smo_float64"):
+            assert row[key]["objective_rel_diff"] < 1e-4
+            assert row[key]["n_kernel_evals"] > 0
+        # the online learner holds its support vectors and nothing else
+        assert row["eco"]["points_held"] == row["eco"]["n_support"]
+        assert row["eco"]["n_kernel_evals"] > 0 and lib["n_kernel_evals"] is None
+    assert set(res["slopes_all_n"]) == set(scaling.LEARNERS)
+    assert res["mnist_4v9"]["n"] == 300 and res["mnist_4v9"]["time_ratio"] > 0
+    assert (tmp_path / "scaling.json").exists()
+    assert not scaling.partial_dir(TINY, tmp_path).exists()     # removed once written
+
+
+def test_interrupted_run_resumes_from_finished_fits(tmp_path):
+    cfg = dict(TINY, sizes=[200], repeats=1)
+    with pytest.raises(scaling.Interrupted):
+        scaling.run(cfg, root=tmp_path, stop_after=3)      # cv + two fits
+    done = sorted(p.name for p in scaling.partial_dir(cfg, tmp_path).glob("*.json"))
+    assert len(done) == 3 and "cv.json" in done
+    first = json.loads((scaling.partial_dir(cfg, tmp_path) / "n200-libsvm-r0.json").read_text())
+    res = scaling.run(cfg, root=tmp_path)
+    # the finished fit was reused, not rerun (its wall time is the stored one)
+    assert res["rows"][0]["libsvm"]["times"] == [first["seconds"]]
+
+
+def test_committed_cache_is_current_and_refuses_another_configuration(tmp_path):
+    try:
+        payload = load_cache(scaling.NAME, scaling.CONFIG)
+    except FileNotFoundError:
+        pytest.skip("scaling.json not produced yet")
+    (tmp_path / "scaling.json").write_text(json.dumps(payload))
+    with pytest.raises(StaleCacheError):
+        load_cache(scaling.NAME, dict(scaling.CONFIG, repeats=-1), root=tmp_path)
