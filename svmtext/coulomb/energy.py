@@ -1,0 +1,202 @@
+r"""Coulomb energy of coupled conductors: models 2 and 3, the :math:`\kappa`-SVM and the
+charge flow (book: :ref:`sec-coulomb-model2`, :ref:`sec-coulomb-model3`).
+
+Conductor :math:`i` at :math:`x_i` carries the charge :math:`q_i = y_i\alpha_i`
+(:math:`\alpha_i \ge 0`; the book writes :math:`q` for the source's :math:`Q`, which
+names the matrix :math:`y_iy_jK_{ij}` elsewhere). With the coefficients of potential
+:math:`P` the potentials are :math:`\varphi = Pq` and the energy of the charges and of
+the batteries :math:`\phi_i = -\beta_iy_i` is
+
+.. math::
+
+    E(\alpha) = \tfrac12 q^\top P q + \phi^\top q
+              = \tfrac12\sum_{i,j}\alpha_i\alpha_j y_iy_jP_{ij} - \sum_i\beta_i\alpha_i .
+
+Model 2 (no batteries, :math:`\beta = 0`) with :math:`0 \le \alpha_i \le 1/N` and
+:math:`\sum_{S^+}\alpha_i = \sum_{S^-}\alpha_i = \nu/2` is the :math:`\nu`-SVM; model 3
+(:math:`\beta_i = 1`, :math:`0 \le \alpha_i \le C`, :math:`\sum_i y_i\alpha_i = 0`) is
+the C-SVM, whose :math:`E` is LIBSVM's :math:`-W(\alpha)`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._validation import check_C, check_dual_problem, check_tol
+from ..qp import solve_box_qp, solve_dual
+from ..smo import smo_solve
+
+__all__ = ["ChargeSolution", "coulomb_energy", "solve_nu", "solve_battery",
+           "charge_flow", "project_class_charges", "class_potentials", "check_beta"]
+
+
+@dataclass
+class ChargeSolution:
+    r"""Charges at an optimum: :math:`\alpha`, the constant potential :math:`b` of
+    :math:`\varphi(x) = \sum_i q_i G(x_i, x) + b`, the energy, and what the solver reports."""
+
+    alpha: np.ndarray
+    b: float
+    energy: float
+    info: dict = field(default_factory=dict)
+
+    @property
+    def support(self):
+        """Charged conductors, :math:`\\alpha_i > 0`."""
+        return np.flatnonzero(self.alpha > 0)
+
+
+def check_beta(beta, n):
+    """Battery strengths :math:`\\beta_i \\ge 0` (a number for all, or one per conductor)."""
+    b = np.broadcast_to(np.asarray(beta, float), (n,)).copy() if np.ndim(beta) == 0 \
+        else np.asarray(beta, float)
+    if b.shape != (n,) or not np.all(np.isfinite(b)) or np.any(b < 0):
+        raise ValueError(f"beta must be a non-negative number or {n} non-negative numbers")
+    return b
+
+
+def coulomb_energy(alpha, P, y, beta=0.0):
+    r""":math:`E = \tfrac12 q^\top Pq - \beta^\top\alpha`, :math:`q = y\odot\alpha`."""
+    P, y = check_dual_problem(P, y)
+    q = y * np.asarray(alpha, float)
+    return float(0.5 * q @ P @ q - check_beta(beta, len(y)) @ np.asarray(alpha, float))
+
+
+def _snap(alpha, C, rel=1e-7):
+    """Interior-point values within ``rel`` of a bound put on it (scale C or max alpha)."""
+    scale = C if np.isfinite(C) else max(float(alpha.max(initial=0.0)), 1e-300)
+    eps = rel * scale
+    alpha = np.where(alpha > eps, alpha, 0.0)
+    return np.where(alpha >= C - eps, C, alpha) if np.isfinite(C) else alpha
+
+
+def class_potentials(v, alpha, y, C):
+    r"""The common value :math:`s_\pm` of :math:`y_i\varphi_i` on the connected (free)
+    conductors of each class; without free ones, the middle of the interval the KKT
+    conditions allow (:math:`y_i\varphi_i \le s` at :math:`C`, :math:`\ge s` at 0).
+    ``v`` holds :math:`y_i\varphi_i`."""
+    out = []
+    for cls in (1.0, -1.0):
+        m = y == cls
+        free = m & (alpha > 0) & (alpha < C)
+        if free.any():
+            out.append(float(v[free].mean()))
+        else:
+            lo = v[m & (alpha >= C)].max(initial=-np.inf)
+            hi = v[m & (alpha <= 0)].min(initial=np.inf)
+            out.append(float(np.nan_to_num((lo + hi) / 2) if np.isfinite(lo + hi)
+                             else (lo if np.isfinite(lo) else hi)))
+    return out[0], out[1]
+
+
+def solve_nu(P, y, nu):
+    r"""Model 2, the coupled conductors = the :math:`\nu`-SVM (book: :ref:`sec-coulomb-model2`).
+
+    .. math::
+
+        \min_\alpha \tfrac12 q^\top P q \quad\text{s.t.}\quad
+        0 \le \alpha_i \le \tfrac1N,\quad
+        \sum_{i\in S^+}\alpha_i = \sum_{i\in S^-}\alpha_i = \tfrac\nu2 ,
+
+    then :math:`b = -\tfrac12(\varphi_{S^+} + \varphi_{S^-})` and
+    :math:`\rho = \tfrac12(\varphi_{S^+} - \varphi_{S^-})` (``info``), with
+    :math:`\varphi_{S^\pm}` the potential of the conductors still connected.
+    Feasible for :math:`0 < \nu \le 2\min(N_+, N_-)/N`.
+    """
+    P, y = check_dual_problem(P, y)
+    n = len(y)
+    nu_max = 2 * min(np.sum(y > 0), np.sum(y < 0)) / n
+    if isinstance(nu, bool) or not (0 < float(nu) <= nu_max + 1e-12):
+        raise ValueError(f"nu must lie in (0, 2 min(N+, N-)/N] = (0, {nu_max:.4g}]; got {nu!r}")
+    C = 1.0 / n
+    Q = (y[:, None] * y[None, :]) * P
+    A = np.vstack([(y > 0), (y < 0)]).astype(float)
+    sol = solve_box_qp(Q, np.zeros(n), A, [nu / 2, nu / 2], 0.0, C)
+    alpha = _snap(sol.x, C)
+    phi = P @ (y * alpha)
+    s_plus, s_minus = class_potentials(y * phi, alpha, y, C)
+    phi_plus, phi_minus = s_plus, -s_minus
+    b = -0.5 * (phi_plus + phi_minus)
+    rho = 0.5 * (phi_plus - phi_minus)
+    xi = np.maximum(0.0, rho - y * (phi + b))
+    return ChargeSolution(alpha=alpha, b=float(b), energy=coulomb_energy(alpha, P, y), info={
+        "C": C, "nu": float(nu), "rho": float(rho), "phi_plus": phi_plus,
+        "phi_minus": phi_minus, "xi": xi, "mu": C - alpha, "status": sol.status})
+
+
+def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3):
+    r"""Model 3, conductors with batteries :math:`\phi_i = -\beta_iy_i` = the C-SVM
+    for :math:`\beta_i = 1` (book: :ref:`sec-coulomb-model3`).
+
+    .. math::
+
+        \min_\alpha \tfrac12 q^\top P q - \beta^\top\alpha
+        \quad\text{s.t.}\quad \sum_i y_i\alpha_i = 0,\ 0 \le \alpha_i \le C .
+
+    Finite ``C``: SMO (:func:`svmtext.smo.smo_solve` with linear term :math:`\beta`,
+    stopping gap ``tol``). ``C = inf`` (the :math:`\kappa`-SVM): the interior-point
+    reference :func:`svmtext.qp.solve_dual`, which needs :math:`\beta = 1`, a positive
+    semi-definite :math:`P` and separable charges (``ValueError`` otherwise).
+    """
+    P, y = check_dual_problem(P, y)
+    C = check_C(C)
+    beta = check_beta(beta, len(y))
+    if np.isfinite(C):
+        res = smo_solve(P, y, C, tol=check_tol(tol), p=beta)
+        return ChargeSolution(alpha=res.alpha, b=res.b, energy=res.objective,
+                              info={"gap": res.gap, "n_iter": res.n_iter,
+                                    "converged": res.converged, "C": C})
+    if not np.allclose(beta, 1.0):
+        raise ValueError("C = inf (the kappa-SVM) is solved for beta_i = 1 only")
+    sol = solve_dual(P, y, None)
+    return ChargeSolution(alpha=sol.alpha, b=sol.b, energy=-sol.objective,
+                          info={"kkt_violation": sol.kkt_violation, "C": C})
+
+
+def project_class_charges(v, y, C, totals, iters=200):
+    r"""Euclidean projection of ``v`` onto :math:`\{0 \le \alpha_i \le C,\
+    \sum_{S^+}\alpha_i = t_+,\ \sum_{S^-}\alpha_i = t_-\}`: per class
+    :math:`\alpha_i = \mathrm{clip}(v_i - \tau, 0, C)` with the shift :math:`\tau` found
+    by bisection (the charge that leaves every connected conductor equally)."""
+    out = np.empty_like(v)
+    for cls, total in zip((1.0, -1.0), totals):
+        m = y == cls
+        w = v[m]
+        lo, hi = w.min() - C, w.max()
+        for _ in range(iters):
+            tau = 0.5 * (lo + hi)
+            if np.clip(w - tau, 0.0, C).sum() > total:
+                lo = tau
+            else:
+                hi = tau
+        out[m] = np.clip(w - 0.5 * (lo + hi), 0.0, C)
+    return out
+
+
+def charge_flow(P, y, nu, *, n_steps=5000, eta=None, energy_tol=None):
+    r"""Charges flowing within :math:`S^+` and within :math:`S^-` down the energy
+    (projected gradient, book: :ref:`sec-coulomb-flow`).
+
+    Start from the uniform charge :math:`\alpha_i = (\nu/2)/|S^{y_i}|`; each step moves
+    charge against the potential, :math:`\alpha \leftarrow \Pi(\alpha - \eta\,
+    y\odot\varphi)`, :math:`\varphi = Pq`, where :math:`\Pi` (:func:`project_class_charges`)
+    keeps each class's total charge and the bounds :math:`[0, 1/N]` (a conductor at a
+    bound is disconnected). :math:`\eta = 1/\lambda_{\max}(P)` by default.
+    Returns ``(alpha, energies)``; stops early when successive energies differ by less
+    than ``energy_tol``.
+    """
+    P, y = check_dual_problem(P, y)
+    n = len(y)
+    C = 1.0 / n
+    if eta is None:
+        eta = 1.0 / float(np.linalg.eigvalsh(P)[-1])
+    alpha = np.where(y > 0, nu / 2 / np.sum(y > 0), nu / 2 / np.sum(y < 0))
+    energies = [coulomb_energy(alpha, P, y)]
+    for _ in range(n_steps):
+        phi = P @ (y * alpha)
+        alpha = project_class_charges(alpha - eta * y * phi, y, C, (nu / 2, nu / 2))
+        energies.append(float(0.5 * (y * alpha) @ P @ (y * alpha)))
+        if energy_tol is not None and abs(energies[-2] - energies[-1]) < energy_tol:
+            break
+    return alpha, np.array(energies)

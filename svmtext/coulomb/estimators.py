@@ -1,0 +1,352 @@
+r"""scikit-learn estimators for the Coulomb classifiers (book: :ref:`sec-coulomb`).
+
+Every classifier places conductor :math:`i` at :math:`x_i` with charge
+:math:`q_i = y_i\alpha_i` and classifies by the sign of the potential
+
+.. math::
+
+    \varphi(x) = \sum_{i\in\mathcal S} q_i\,G(x_i, x) + b ,
+
+``dual_coef_`` :math:`= (q_i)_{i\in\mathcal S}` and ``intercept_`` :math:`= b`, as
+scikit-learn's ``SVC`` stores them. The machines differ in how they charge the
+conductors:
+
+============================  =====================================================
+:class:`PointChargeClassifier` model 1: fixed charges (nearest neighbour, densities)
+:class:`NuCoulombSVC`          model 2: coupled conductors, the :math:`\nu`-SVM
+:class:`CoulombSVC`            model 3: batteries, the C-SVM
+:class:`KappaSVC`              self-potentials scaled by :math:`\kappa`, :math:`C=\infty`
+:class:`PSVC`                  least-squares potential difference (p-, :math:`\kappa`-p-SVM)
+:class:`LPSVC`                 :math:`\ell_1` potential difference, a linear programme
+:class:`OneEquationSVC`        :math:`Pq = -\phi` with a bisected diagonal :math:`\kappa_0`
+:class:`QuickSVC`              :math:`\alpha_i = \beta_i/\mu_i`
+:class:`EnergyQuantizer`       energy maximisation: prototypes in dense regions
+============================  =====================================================
+
+The kernel is ``'linear'``, ``'poly'``, ``'rbf'`` (parameters as scikit-learn's), a
+physics kernel of :mod:`svmtext.coulomb.kernels` (:class:`~.kernels.Coulomb`,
+:class:`~.kernels.Plummer`, :class:`~.kernels.Bridge`, with self-potentials
+:math:`P_{ii} = g(r_i^2)`) or any callable ``k(X, Y)``.
+
+References
+----------
+Hochreiter, S. and Mozer, M. C. (2001). Coulomb classifiers: reinterpreting SVMs as
+electrostatic systems. Technical Report CU-CS-921-01, University of Colorado.
+"""
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, ClusterMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..base import KERNEL_CONSTRAINTS, KernelParamsMixin, labels_to_pm1
+from .energy import ChargeSolution, solve_battery, solve_nu
+from .equalize import quick_and_dirty, solve_lp, solve_one_equation, solve_p
+from .kernels import _PhysicsKernel, potential_matrix, scale_self_potential
+from .quantize import maximize_energy
+
+__all__ = ["PointChargeClassifier", "NuCoulombSVC", "CoulombSVC", "KappaSVC", "PSVC",
+           "LPSVC", "OneEquationSVC", "QuickSVC", "EnergyQuantizer"]
+
+_KAPPA = [Interval(Real, 0.0, None, closed="left")]
+_BETA = [Interval(Real, 0.0, None, closed="neither")]
+_TOL = [Interval(Real, 0.0, None, closed="neither")]
+
+
+class _ConductorMixin(KernelParamsMixin):
+    """Coefficients of potential of the training points and potentials at new points."""
+
+    def _potentials(self, X, kappa=1.0):
+        """``P`` of the conductors ``X`` with self-potentials scaled by ``kappa``."""
+        self._resolve_kernel(X)
+        P, self.kernel_, self._r2 = potential_matrix(
+            X, self.kernel, gamma=self._gamma, degree=self.degree, coef0=self.coef0)
+        return P if kappa == 1.0 else scale_self_potential(P, kappa)
+
+    def _cross(self, X):
+        """:math:`G(x_j, x)` for new points ``X`` and the training conductors ``index``."""
+        C = self._conductors
+        if isinstance(self.kernel_, _PhysicsKernel):
+            return self.kernel_.matrix(X, C, self._r2_conductors)
+        G = np.asarray(self.kernel_(X, C), float)
+        if G.shape != (len(X), len(C)):
+            raise ValueError(f"the kernel returned shape {G.shape} for {len(X)} x {len(C)} points")
+        return G
+
+
+class _CoulombClassifier(_ConductorMixin, ClassifierMixin, BaseEstimator):
+    """Shared fit/predict; subclasses implement ``_solve(P, y) -> ChargeSolution``.
+
+    Attributes (every classifier)
+    -----------------------------
+    classes_ : (2,) array
+        ``classes_[1]`` is :math:`y = +1`.
+    alpha_ : (n,) array
+        Charge magnitudes :math:`\\alpha_i \\ge 0` of the training points.
+    support_, support_vectors_ : arrays
+        Charged conductors (:math:`\\alpha_i > 0`) and their positions.
+    dual_coef_ : (1, n_SV) array
+        Charges :math:`q_i = y_i\\alpha_i` of the charged conductors.
+    intercept_ : (1,) array
+        Constant potential :math:`b`.
+    n_support_ : (2,) int array
+        Charged conductors per class.
+    kernel_ : callable
+        The kernel with its data-dependent parameters resolved.
+    fit_info_ : dict
+        ``energy`` (the minimised objective) and what the solver reports.
+    """
+
+    _parameter_constraints = dict(KERNEL_CONSTRAINTS)
+
+    def _solve(self, P, y):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def fit(self, X, y):
+        """Charge the conductors at the training points ``X`` with labels ``y``."""
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_pm = labels_to_pm1(y)
+        sol = self._solve(X, y_pm)
+        alpha = np.asarray(sol.alpha, float)
+        support = np.flatnonzero(alpha > 0)
+        self.alpha_ = alpha
+        self.support_ = support
+        self.support_vectors_ = X[support]
+        self.dual_coef_ = (alpha[support] * y_pm[support])[None, :]
+        self.intercept_ = np.array([float(sol.b)])
+        self.n_support_ = np.array([np.sum(y_pm[support] < 0), np.sum(y_pm[support] > 0)],
+                                   dtype=np.int32)
+        self._conductors = self.support_vectors_
+        self._r2_conductors = self._r2[support]
+        self.fit_info_ = {"energy": sol.energy, **sol.info}
+        return self
+
+    def decision_function(self, X):
+        """The potential :math:`\\varphi(x) = \\sum_{i\\in S} q_i G(x_i, x) + b`."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        if len(self.support_) == 0:
+            return np.full(len(X), self.intercept_[0])
+        return self._cross(X) @ self.dual_coef_[0] + self.intercept_[0]
+
+    def predict(self, X):
+        """``classes_[1]`` where :math:`\\varphi(x) > 0`, else ``classes_[0]``."""
+        f = self.decision_function(X)
+        return self.classes_[(f > 0).astype(int)]
+
+
+class PointChargeClassifier(_CoulombClassifier):
+    r"""Model 1: uncoupled point charges, :math:`\varphi(x) = \sum_i y_i\alpha_i G(x_i, x)`,
+    :math:`b = 0` (book: :ref:`sec-coulomb-model1`).
+
+    ``charges='unit'``: :math:`\alpha_i = 1` (a steep :math:`G` gives the nearest
+    neighbour); ``'density'``: :math:`\alpha_i = 1/|S^{y_i}|` (a normalised :math:`G` gives
+    the difference of the two classes' kernel density estimates).
+    """
+
+    _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
+                              "charges": [StrOptions({"unit", "density"})]}
+
+    def __init__(self, *, charges="unit", kernel="rbf", degree=3, gamma="scale", coef0=0.0):
+        self.charges = charges
+        self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+
+    def _solve(self, X, y):
+        self._potentials(X)
+        if self.charges == "unit":
+            alpha = np.ones(len(y))
+        else:
+            alpha = np.where(y > 0, 1.0 / np.sum(y > 0), 1.0 / np.sum(y < 0))
+        return ChargeSolution(alpha=alpha, b=0.0, energy=float("nan"))
+
+
+class NuCoulombSVC(_CoulombClassifier):
+    r"""Model 2: coupled conductors = the :math:`\nu`-SVM (book: :ref:`sec-coulomb-model2`).
+
+    Minimises :math:`\tfrac12 q^\top Pq` over :math:`0 \le \alpha_i \le 1/N`,
+    :math:`\sum_{S^+}\alpha_i = \sum_{S^-}\alpha_i = \nu/2`
+    (:func:`svmtext.coulomb.solve_nu`); ``fit_info_`` adds ``rho``, ``phi_plus``,
+    ``phi_minus``, ``xi`` and ``mu``.
+    """
+
+    _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
+                              "nu": [Interval(Real, 0.0, 1.0, closed="right")]}
+
+    def __init__(self, *, nu=0.5, kernel="rbf", degree=3, gamma="scale", coef0=0.0):
+        self.nu = nu
+        self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+
+    def _solve(self, X, y):
+        return solve_nu(self._potentials(X), y, self.nu)
+
+
+class CoulombSVC(_CoulombClassifier):
+    r"""Model 3: conductors with batteries = the C-SVM for :math:`\beta = 1`
+    (book: :ref:`sec-coulomb-model3`).
+
+    Minimises :math:`\tfrac12 q^\top Pq - \beta\sum_i\alpha_i` over
+    :math:`\sum_iy_i\alpha_i = 0`, :math:`0 \le \alpha_i \le C` by SMO
+    (:func:`svmtext.coulomb.solve_battery`); ``fit_info_["energy"]`` is LIBSVM's
+    :math:`-W(\alpha)` for :math:`\beta = 1`.
+    """
+
+    _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
+                              "C": [Interval(Real, 0.0, None, closed="neither")],
+                              "beta": _BETA, "tol": _TOL}
+
+    def __init__(self, *, C=1.0, beta=1.0, tol=1e-3, kernel="rbf", degree=3, gamma="scale",
+                 coef0=0.0):
+        self.C, self.beta, self.tol = C, beta, tol
+        self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+
+    def _solve(self, X, y):
+        return solve_battery(self._potentials(X), y, self.C, self.beta, tol=self.tol)
+
+
+class KappaSVC(_CoulombClassifier):
+    r"""The :math:`\kappa`-SVM: self-potentials :math:`\kappa P_{ii}`, model 3 with
+    :math:`C = \infty` (book: :ref:`sec-coulomb-kappa`).
+
+    A finite ``C`` keeps the box as well (SMO); ``C=inf`` uses the interior-point
+    reference and raises ``ValueError`` when :math:`\kappa P` is not positive
+    semi-definite or the classes cannot be separated.
+    """
+
+    _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
+                              "kappa": _KAPPA,
+                              "C": [Interval(Real, 0.0, np.inf, closed="right")], "tol": _TOL}
+
+    def __init__(self, *, kappa=2.0, C=np.inf, tol=1e-3, kernel="rbf", degree=3,
+                 gamma="scale", coef0=0.0):
+        self.kappa, self.C, self.tol = kappa, C, tol
+        self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+
+    def _solve(self, X, y):
+        return solve_battery(self._potentials(X, self.kappa), y, self.C, 1.0, tol=self.tol)
+
+
+class PSVC(_CoulombClassifier):
+    r"""The p-SVM (``kappa=1``) and the :math:`\kappa`-p-SVM: minimise
+    :math:`\tfrac12\lVert Pq + \phi\rVert^2` (book: :ref:`sec-coulomb-psvm`).
+
+    Needs no positive definite kernel (:func:`svmtext.coulomb.solve_p`).
+    """
+
+    _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
+                              "C": [Interval(Real, 0.0, None, closed="neither")],
+                              "kappa": _KAPPA, "beta": _BETA, "tol": _TOL}
+
+    def __init__(self, *, C=1.0, kappa=1.0, beta=1.0, tol=1e-3, kernel="rbf", degree=3,
+                 gamma="scale", coef0=0.0):
+        self.C, self.kappa, self.beta, self.tol = C, kappa, beta, tol
+        self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+
+    def _solve(self, X, y):
+        return solve_p(self._potentials(X, self.kappa), y, self.C, self.beta, tol=self.tol)
+
+
+class LPSVC(_CoulombClassifier):
+    r"""The LP-SVM: minimise :math:`\lVert Pq + \phi\rVert_1` by a linear programme
+    (book: :ref:`sec-coulomb-lp`; :func:`svmtext.coulomb.solve_lp`)."""
+
+    _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
+                              "kappa": _KAPPA, "beta": _BETA}
+
+    def __init__(self, *, kappa=1.0, beta=1.0, kernel="rbf", degree=3, gamma="scale",
+                 coef0=0.0):
+        self.kappa, self.beta = kappa, beta
+        self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+
+    def _solve(self, X, y):
+        return solve_lp(self._potentials(X, self.kappa), y, self.beta)
+
+
+class OneEquationSVC(_CoulombClassifier):
+    r"""The SVM by solving one equation, :math:`Pq = -\phi` with the diagonal
+    :math:`\kappa_0` found by bisection (book: :ref:`sec-coulomb-fast`;
+    :func:`svmtext.coulomb.solve_one_equation`)."""
+
+    _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
+                              "beta": _BETA,
+                              "n_bisect": [Interval(Integral, 1, None, closed="left")]}
+
+    def __init__(self, *, beta=1.0, n_bisect=40, kernel="rbf", degree=3, gamma="scale",
+                 coef0=0.0):
+        self.beta, self.n_bisect = beta, n_bisect
+        self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+
+    def _solve(self, X, y):
+        return solve_one_equation(self._potentials(X), y, self.beta, n_bisect=self.n_bisect)
+
+
+class QuickSVC(_CoulombClassifier):
+    r"""The quick-and-dirty charges :math:`\alpha_i = \beta/\max(\mu_i, \epsilon)`
+    (book: :ref:`sec-coulomb-fast`; :func:`svmtext.coulomb.quick_and_dirty`)."""
+
+    _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
+                              "eps": [Interval(Real, 0.0, None, closed="neither")],
+                              "kappa": _KAPPA, "beta": _BETA}
+
+    def __init__(self, *, eps=1e-3, kappa=1.0, beta=1.0, kernel="rbf", degree=3,
+                 gamma="scale", coef0=0.0):
+        self.eps, self.kappa, self.beta = eps, kappa, beta
+        self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+
+    def _solve(self, X, y):
+        return quick_and_dirty(self._potentials(X, self.kappa), y, self.beta, self.eps)
+
+
+class EnergyQuantizer(_ConductorMixin, ClusterMixin, BaseEstimator):
+    r"""Vector quantisation by energy maximisation (book: :ref:`sec-coulomb-vq`).
+
+    Maximises :math:`\tfrac12\alpha^\top P\alpha` over :math:`\sum_i\alpha_i = 1`,
+    :math:`\epsilon \le \alpha_i \le C` (:func:`svmtext.coulomb.maximize_energy`);
+    the ``n_prototypes`` conductors at the cap :math:`C` are the prototypes; a point
+    belongs to its nearest prototype.
+
+    Attributes
+    ----------
+    alpha_ : (n,) array
+    prototype_indices_ : (k,) int array
+    cluster_centers_ : (k, d) array
+    labels_ : (n,) int array
+    """
+
+    _parameter_constraints = {**KERNEL_CONSTRAINTS,
+                              "n_prototypes": [Interval(Integral, 1, None, closed="left")],
+                              "eps": [Interval(Real, 0.0, None, closed="neither")]}
+
+    def __init__(self, *, n_prototypes=3, eps=1e-4, kernel="rbf", degree=3, gamma="scale",
+                 coef0=0.0):
+        self.n_prototypes, self.eps = n_prototypes, eps
+        self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+
+    def fit(self, X, y=None):
+        """Find the prototypes among the rows of ``X``."""
+        self._validate_params()
+        X = validate_data(self, X, dtype=np.float64)
+        if self.n_prototypes >= len(X):
+            raise ValueError(f"n_prototypes={self.n_prototypes} must be smaller than "
+                             f"n_samples={len(X)}")
+        eps = min(self.eps, 0.5 / len(X))
+        self.alpha_, self.prototype_indices_, _ = maximize_energy(
+            self._potentials(X), self.n_prototypes, eps)
+        self.cluster_centers_ = X[self.prototype_indices_]
+        self.labels_ = self.predict(X)
+        return self
+
+    def predict(self, X):
+        """Index of the nearest prototype."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        d = ((X[:, None, :] - self.cluster_centers_[None, :, :]) ** 2).sum(-1)
+        return d.argmin(axis=1)

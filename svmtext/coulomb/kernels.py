@@ -1,0 +1,222 @@
+r"""Kernels from physics: coefficients of potential of charged conductors
+(book: :ref:`sec-coulomb-kernels`).
+
+An isotropic kernel :math:`G(a, b) = g(\lVert a - b\rVert^2)` gives the
+coefficients of potential :math:`P_{ij} = g(\lVert x_i - x_j\rVert^2)` of conductors
+at :math:`x_1, \dots, x_N`; the self-potential of conductor :math:`i` is that of a
+sphere of radius :math:`r_i = \min_{j \ne i}\lVert x_i - x_j\rVert` (its nearest
+neighbour), :math:`P_{ii} = g(r_i^2)`. Inside its sphere the potential of a conductor
+is constant, so the potential at any point :math:`x` due to conductor :math:`j` is
+
+.. math::
+
+    G_j(x) = g\bigl(\max(\lVert x - x_j\rVert^2,\ r_j^2)\bigr),
+
+which reproduces :math:`P` on the conductors themselves. Three profiles:
+
+.. math::
+
+    g_{\mathrm{Coulomb}}(z) = z^{1 - d/2}, \qquad
+    g_{\mathrm{Plummer}}(z) = (z + \epsilon^2)^{-n/2}, \qquad
+    g_{\mathrm{bridge}}(z) = (c - z/2)^{n},\ c \ge c_0 = \tfrac12\max_{i,j}\lVert x_i - x_j\rVert^2 .
+
+Each kernel object is a callable ``k(X, Y=None)`` usable as the ``kernel`` of any
+scikit-learn estimator: the conductors are the rows of ``Y`` (of ``X`` when ``Y`` is
+None), and every data-dependent quantity (the radii :math:`r_j`, the bridge's
+:math:`c_0`) is computed from them, so ``SVC(kernel=Plummer())`` sees the same
+:math:`P` when it fits and the same potentials when it predicts.
+
+References
+----------
+Hochreiter, S. and Mozer, M. C. (2001). Coulomb classifiers: reinterpreting SVMs as
+electrostatic systems. Technical Report CU-CS-921-01, University of Colorado.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from numbers import Integral, Real
+
+import numpy as np
+
+from ..kernels import squared_distances
+
+__all__ = ["Coulomb", "Plummer", "Bridge", "nearest_sq_distances", "bridge_c0",
+           "potential_matrix", "scale_self_potential", "neutral_min_eigenvalue"]
+
+
+def nearest_sq_distances(Y):
+    r""":math:`r_j^2 = \min_{k \ne j,\ x_k \ne x_j}\lVert x_j - x_k\rVert^2`, the squared
+    radius of conductor :math:`j` (duplicates are skipped; a lone point gets 1)."""
+    D = squared_distances(Y)
+    D[D <= 0] = np.inf
+    r2 = D.min(axis=1) if len(D) else np.zeros(0)
+    return np.where(np.isfinite(r2), r2, 1.0)
+
+
+def bridge_c0(X):
+    r""":math:`c_0 = \max\{z/2 : z = \lVert x_i - x_j\rVert^2 \text{ or } z = r_i^2\}`
+    (the source's definition; the maximum is a pairwise distance)."""
+    return 0.5 * float(squared_distances(X).max(initial=0.0))
+
+
+class _PhysicsKernel:
+    """Shared machinery: ``g`` applied to ``max(distance^2, r_j^2)``."""
+
+    self_potential: str
+
+    def g(self, z):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def resolve(self, X):
+        """The kernel with its data-dependent parameters fixed from the training set ``X``."""
+        return self
+
+    def _check_self_potential(self):
+        if self.self_potential not in ("nearest", "centre"):
+            raise ValueError("self_potential must be 'nearest' (P_ii = g(r_i^2)) or 'centre' "
+                             f"(P_ii = g(0)); got {self.self_potential!r}")
+
+    def radii2(self, Y):
+        """Squared conductor radii of the rows of ``Y`` (0 for ``self_potential='centre'``)."""
+        Y = np.asarray(Y, float)
+        if self.self_potential == "centre":
+            return np.zeros(len(Y))
+        return nearest_sq_distances(Y)
+
+    def matrix(self, X, Y, r2_Y):
+        r""":math:`G_{ij} = g(\max(\lVert x_i - y_j\rVert^2, r_j^2))` for given radii of ``Y``."""
+        D = squared_distances(X, Y)
+        return self.g(np.maximum(D, np.asarray(r2_Y)[None, :]))
+
+    def __call__(self, X, Y=None):
+        k = self.resolve(np.asarray(X, float) if Y is None else np.asarray(Y, float))
+        Y = X if Y is None else Y
+        return k.matrix(X, Y, k.radii2(Y))
+
+
+@dataclass(frozen=True)
+class Coulomb(_PhysicsKernel):
+    r"""The Coulomb potential in :math:`d` dimensions, :math:`g(z) = z^{1 - d/2}`.
+
+    Only :math:`d \ge 3` decreases with distance (:math:`d = 2` is constant, :math:`d = 1`
+    grows). ``dim=None`` takes :math:`d` = the number of features at :meth:`resolve`.
+    The self-potential must be ``'nearest'`` (:math:`g(0) = \infty`).
+    Book: :ref:`sec-coulomb-kernels`.
+    """
+
+    dim: int | None = None
+    self_potential: str = "nearest"
+
+    def __post_init__(self):
+        self._check_self_potential()
+        if self.self_potential != "nearest":
+            raise ValueError("the Coulomb potential is infinite at distance 0: its "
+                             "self_potential must be 'nearest'")
+        if self.dim is not None and not (isinstance(self.dim, Integral) and self.dim >= 1):
+            raise ValueError(f"dim must be a positive integer or None; got {self.dim!r}")
+
+    def resolve(self, X):
+        return self if self.dim is not None else replace(self, dim=int(np.shape(X)[1]))
+
+    def g(self, z):
+        return np.power(z, 1.0 - 0.5 * self.dim)
+
+
+@dataclass(frozen=True)
+class Plummer(_PhysicsKernel):
+    r"""The Plummer potential :math:`g(z) = (z + \epsilon^2)^{-n/2}`, ``eps`` > 0, ``n`` > 0.
+
+    Completely monotonic in :math:`z`, hence positive definite with the self-potential
+    ``'centre'`` (:math:`P_{ii} = g(0) = \epsilon^{-n}`); the source's ``'nearest'``
+    (:math:`P_{ii} = g(r_i^2)`) lowers the diagonal. Book: :ref:`sec-coulomb-kernels`.
+    """
+
+    eps: float = 1.0
+    n: float = 1.0
+    self_potential: str = "nearest"
+
+    def __post_init__(self):
+        self._check_self_potential()
+        for name in ("eps", "n"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, Real) or not 0 < v < np.inf:
+                raise ValueError(f"Plummer's {name} must be a positive number; got {v!r}")
+
+    def g(self, z):
+        return np.power(z + self.eps ** 2, -0.5 * self.n)
+
+
+@dataclass(frozen=True)
+class Bridge(_PhysicsKernel):
+    r"""The polynomial bridge :math:`g(z) = (c - z/2)^n`, a positive integer ``n``.
+
+    ``c='auto'`` is :math:`c_0` of the conductors (:func:`bridge_c0`), the source's
+    choice. On neutral charge distributions (:math:`\sum_i q_i = 0`) the case
+    :math:`n = 1` is the linear kernel: :math:`c - \lVert a - b\rVert^2/2 =
+    \langle a, b\rangle + c - \lVert a\rVert^2/2 - \lVert b\rVert^2/2`.
+    Book: :ref:`sec-coulomb-kernels`.
+    """
+
+    n: int = 2
+    c: float | str = "auto"
+    self_potential: str = "nearest"
+
+    def __post_init__(self):
+        self._check_self_potential()
+        if isinstance(self.n, bool) or not isinstance(self.n, Integral) or self.n < 1:
+            raise ValueError(f"the bridge's n must be a positive integer; got {self.n!r}")
+        if not (self.c == "auto" or (isinstance(self.c, Real) and np.isfinite(self.c))):
+            raise ValueError(f"the bridge's c must be a finite number or 'auto'; got {self.c!r}")
+
+    def resolve(self, X):
+        return self if self.c != "auto" else replace(self, c=bridge_c0(np.asarray(X, float)))
+
+    def g(self, z):
+        return np.power(self.c - 0.5 * z, self.n)
+
+
+def potential_matrix(X, kernel, *, gamma=1.0, degree=3, coef0=0.0):
+    r"""The coefficients of potential :math:`P` of the conductors ``X`` and the resolved kernel.
+
+    ``kernel`` is a physics kernel (:class:`Coulomb`, :class:`Plummer`, :class:`Bridge`),
+    one of ``'linear', 'poly', 'rbf'`` (then :math:`P = K`, :math:`P_{ii} = k(x_i, x_i)`)
+    or any callable ``k(X, Y)``. Returns ``(P, resolved kernel, r2)`` with ``r2`` the
+    squared radii (zeros for the non-physics kernels).
+    """
+    from ..kernels import get_kernel
+
+    X = np.asarray(X, float)
+    if isinstance(kernel, _PhysicsKernel):
+        k = kernel.resolve(X)
+        r2 = k.radii2(X)
+        P = k.matrix(X, X, r2)
+    else:
+        k = get_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
+        r2 = np.zeros(len(X))
+        P = np.asarray(k(X, X), float)
+    if P.shape != (len(X), len(X)):
+        raise ValueError(f"the kernel matrix of {len(X)} points must have shape "
+                         f"({len(X)}, {len(X)}); the kernel returned shape {P.shape}")
+    if not np.all(np.isfinite(P)):
+        raise ValueError("the kernel matrix contains NaN or infinite entries")
+    return P, k, r2
+
+
+def scale_self_potential(P, kappa):
+    r""":math:`P^{\mathrm{new}}_{ii} = \kappa P_{ii}` (the :math:`\kappa`-SVM), a copy; ``kappa`` >= 0."""
+    if isinstance(kappa, bool) or not isinstance(kappa, Real) or not 0 <= kappa < np.inf:
+        raise ValueError(f"kappa must be a non-negative number (it scales the "
+                         f"self-potentials P_ii); got {kappa!r}")
+    P = np.array(P, dtype=float)
+    P[np.diag_indices_from(P)] *= kappa
+    return P
+
+
+def neutral_min_eigenvalue(P):
+    r"""Smallest eigenvalue of :math:`P` on neutral charge distributions
+    :math:`\{q : \sum_i q_i = 0\}` (the SVM dual only needs :math:`q^\top P q \ge 0` there)."""
+    P = np.asarray(P, float)
+    n = len(P)
+    # orthonormal basis of the complement of the all-ones vector
+    B = np.linalg.qr(np.eye(n) - 1.0 / n)[0][:, : n - 1]
+    return float(np.linalg.eigvalsh(B.T @ ((P + P.T) / 2) @ B)[0])
