@@ -1,0 +1,229 @@
+r"""Epsilon-support vector regression on the SMO solver (book: :ref:`sec-practice-svr`).
+
+The epsilon-insensitive loss :math:`|z - f(x)|_\varepsilon = \max(0, |z - f(x)| - \varepsilon)`
+gives the primal
+
+.. math::
+
+    \min_{w, b, \xi, \xi^*}\ \tfrac12\lVert w\rVert^2 + C\sum_i (\xi_i + \xi_i^*)
+    \quad\text{s.t.}\quad z_i - f(x_i) \le \varepsilon + \xi_i,\;
+    f(x_i) - z_i \le \varepsilon + \xi_i^*,\; \xi_i, \xi_i^* \ge 0,
+
+with :math:`f(x) = \langle w, \phi(x)\rangle + b`, and the dual (maximised)
+
+.. math::
+
+    W(\alpha, \alpha^*) = -\tfrac12 (\alpha - \alpha^*)^\top K (\alpha - \alpha^*)
+    - \varepsilon \mathbf 1^\top(\alpha + \alpha^*) + z^\top(\alpha - \alpha^*)
+    \quad\text{s.t.}\quad \mathbf 1^\top(\alpha - \alpha^*) = 0,\;
+    0 \le \alpha_i, \alpha_i^* \le C,
+
+and :math:`f(x) = \sum_i (\alpha_i - \alpha_i^*) k(x_i, x) + b`. LIBSVM solves it with the
+classification SMO by stacking :math:`\bar\alpha = (\alpha, \alpha^*)` (:math:`2n`
+variables), :math:`\bar y = (\mathbf 1, -\mathbf 1)`, the kernel
+:math:`\bar K_{kl} = K_{k \bmod n,\, l \bmod n}` and the linear term
+:math:`p = (z - \varepsilon\mathbf 1, -z - \varepsilon\mathbf 1)`:
+:math:`-W = \tfrac12\bar\alpha^\top \bar Q\bar\alpha - p^\top\bar\alpha` with
+:math:`\bar y^\top\bar\alpha = 0` is exactly the problem of
+:func:`svmtext.smo.smo_solve` (its argument ``p``). No second solver.
+
+References
+----------
+Vapnik, V. (1995). *The Nature of Statistical Learning Theory*. Springer.
+
+Smola, A. J. and Schölkopf, B. (2004). A tutorial on support vector regression.
+*Statistics and Computing* 14(3), 199--222.
+
+Chang, C.-C. and Lin, C.-J. (2011). LIBSVM: a library for support vector machines.
+*ACM Transactions on Intelligent Systems and Technology* 2(3), 27:1--27:27.
+"""
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .base import KERNEL_CONSTRAINTS, KernelParamsMixin
+from .smo import KernelColumns, smo_solve
+from .smo._wss import RULES
+
+__all__ = ["SMOSVR", "StackedColumns", "svr_problem"]
+
+
+class StackedColumns:
+    r"""Column provider of the stacked kernel :math:`\bar K_{kl} = K_{k \bmod n,\, l \bmod n}`
+    (:math:`2n \times 2n`) on a provider of :math:`K` (:math:`n \times n`).
+
+    A column of :math:`\bar K` costs one column of :math:`K`: the rows ``k`` and
+    ``k + n`` share their kernel values (LIBSVM's ``SVR_Q`` does the same).
+    """
+
+    def __init__(self, base):
+        self.base = base
+        self.n_base = base.n
+        self.n = 2 * base.n
+        self.dtype = base.dtype
+        self.set_active(None)
+
+    @property
+    def n_kernel_evals(self):
+        """Kernel values computed by the base provider."""
+        return self.base.n_kernel_evals
+
+    def diag(self):
+        """:math:`\\bar K_{kk}`, the base diagonal twice."""
+        d = self.base.diag()
+        return np.concatenate([d, d])
+
+    def set_active(self, rows):
+        """Active rows of :math:`\\bar K`: the base provider keeps each base row once."""
+        base_rows = (np.arange(self.n) if rows is None else np.asarray(rows)) % self.n_base
+        unique, self._inverse = np.unique(base_rows, return_inverse=True)
+        self.base.set_active(None if len(unique) == self.n_base else unique)
+
+    def active_columns(self, cols):
+        """:math:`\\bar K` [active, cols] from one block of the base kernel."""
+        cols = np.atleast_1d(cols) % self.n_base
+        return self.base.active_columns(cols)[self._inverse]
+
+    def block(self, rows, cols):
+        """:math:`\\bar K` [rows, cols]."""
+        rows, cols = np.atleast_1d(rows) % self.n_base, np.atleast_1d(cols) % self.n_base
+        unique, inverse = np.unique(rows, return_inverse=True)
+        return self.base.block(unique, cols)[inverse]
+
+
+def svr_problem(z, epsilon):
+    r"""Labels :math:`\bar y = (\mathbf 1, -\mathbf 1)` and linear term
+    :math:`p = (z - \varepsilon, -z - \varepsilon)` of the :math:`2n`-variable form."""
+    z = np.asarray(z, dtype=float)
+    n = len(z)
+    y2 = np.concatenate([np.ones(n), -np.ones(n)])
+    p = np.concatenate([z - epsilon, -z - epsilon])
+    return y2, p
+
+
+class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
+    r"""Epsilon-SVR fitted by the book's SMO in LIBSVM's :math:`2n`-variable form.
+
+    .. math::
+
+        f(x) = \sum_{i \in S} (\alpha_i - \alpha_i^*) k(x_i, x) + b
+
+    Book: :ref:`sec-practice-svr`.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Box constant (finite).
+    epsilon : float, default=0.1
+        Half-width of the insensitive tube (:math:`\varepsilon \ge 0`).
+    kernel : {'linear', 'poly', 'rbf'} or callable, default='rbf'
+    degree : int, default=3
+    gamma : float or {'scale', 'auto'}, default='scale'
+    coef0 : float, default=0.0
+    tol : float, default=1e-3
+        Stopping tolerance on the gap :math:`m(\bar\alpha) - M(\bar\alpha)`.
+    selection : {'wss2', 'mvp', 'platt'}, default='wss2'
+    shrinking : bool, default=True
+    cache_size : float, default=200
+        Kernel-column cache in MB.
+    max_iter : int or None, default=None
+
+    Attributes
+    ----------
+    alpha_ : (n,) array
+        :math:`\alpha_i`; ``alpha_star_`` : :math:`\alpha_i^*`.
+    support_ : (n_SV,) int array
+        Indices with :math:`\alpha_i - \alpha_i^* \ne 0`.
+    support_vectors_ : (n_SV, d) array
+    dual_coef_ : (1, n_SV) array
+        :math:`\alpha_i - \alpha_i^*` (scikit-learn's ``SVR.dual_coef_``).
+    intercept_ : (1,) array
+        :math:`b = -\rho`.
+    n_iter_ : int
+    fit_info_ : dict
+        ``dual_objective`` :math:`W(\alpha, \alpha^*)` (maximised), ``gap``, ``n_iter``,
+        ``n_kernel_evals``, ``converged``.
+
+    References
+    ----------
+    Smola, A. J. and Schölkopf, B. (2004). A tutorial on support vector regression.
+    *Statistics and Computing* 14(3), 199--222.
+    """
+
+    _parameter_constraints = {
+        "C": [Interval(Real, 0.0, None, closed="neither")],
+        "epsilon": [Interval(Real, 0.0, None, closed="left")],
+        **KERNEL_CONSTRAINTS,
+        "tol": [Interval(Real, 0.0, None, closed="neither")],
+        "selection": [StrOptions(set(RULES))],
+        "shrinking": ["boolean"],
+        "cache_size": [Interval(Real, 0.0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 0, None, closed="left"), None],
+    }
+
+    def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", degree=3, gamma="scale",
+                 coef0=0.0, tol=1e-3, selection="wss2", shrinking=True, cache_size=200.0,
+                 max_iter=None):
+        self.C = C
+        self.epsilon = epsilon
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.tol = tol
+        self.selection = selection
+        self.shrinking = shrinking
+        self.cache_size = cache_size
+        self.max_iter = max_iter
+
+    def _validate_target(self, y):
+        if np.asarray(y).dtype.kind in "OUS":      # objects, strings, bytes
+            try:
+                np.asarray(y, dtype=float)
+            except (TypeError, ValueError):
+                sample = np.asarray(y).ravel()[:3].tolist()
+                raise ValueError(
+                    "SMOSVR is a regressor: the target y must be numeric; got values such "
+                    f"as {sample} (for class labels use SMOSVC)") from None
+
+    def fit(self, X, y):
+        """Solve the :math:`2n`-variable dual by SMO and keep the support vectors."""
+        self._validate_params()
+        self._validate_target(y)
+        X, z = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        n = len(z)
+        if n < 2:
+            raise ValueError(f"SMOSVR needs at least 2 samples; got {n} sample "
+                             "(n_samples = 1)")
+        self._resolve_kernel(X)
+        base = KernelColumns(X, self.kernel, gamma=self._gamma, degree=self.degree,
+                             coef0=self.coef0)
+        y2, p = svr_problem(z, self.epsilon)
+        res = smo_solve(StackedColumns(base), y2, self.C, p=p, tol=self.tol,
+                        max_iter=self.max_iter, selection=self.selection,
+                        cache_size=self.cache_size, shrinking=self.shrinking)
+        self.alpha_, self.alpha_star_ = res.alpha[:n].copy(), res.alpha[n:].copy()
+        beta = self.alpha_ - self.alpha_star_
+        self.support_ = np.flatnonzero(beta != 0)
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = beta[self.support_][None, :]
+        self.intercept_ = np.array([res.b])
+        self.n_iter_ = res.n_iter
+        self.fit_info_ = {"dual_objective": res.dual_objective, "gap": res.gap,
+                          "n_iter": res.n_iter, "n_kernel_evals": res.n_kernel_evals,
+                          "converged": res.converged}
+        return self
+
+    def predict(self, X):
+        r""":math:`f(x) = \sum_{i\in S} (\alpha_i - \alpha_i^*) k(x_i, x) + b`."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        if len(self.support_) == 0:
+            return np.full(len(X), self.intercept_[0])
+        K = self._kernel_function()(X, self.support_vectors_)
+        return K @ self.dual_coef_[0] + self.intercept_[0]

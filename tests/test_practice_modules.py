@@ -1,0 +1,130 @@
+"""Chapter 4 (SVMs in practice): decomposition, hulls, feature map, Cover, LIBSVM's vote."""
+import os
+
+import numpy as np
+import pytest
+from sklearn.multiclass import OneVsOneClassifier
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.svm import SVC
+
+from svmtext.cover import (cover_count, is_linearly_separable, separable_probability,
+                           simulate_separable_fraction)
+from svmtext.decomposition import decomposition_solve, select_working_set
+from svmtext.feature_map import poly2_feature_map, poly2_feature_names
+from svmtext.hulls import nearest_hull_points
+from svmtext.kernels import linear_kernel, rbf_kernel
+from svmtext.kkt import alpha_status
+from svmtext.multiclass import libsvm_vote, ovo_pair_decisions
+from svmtext.qp import solve_dual
+from svmtext.smo import SMOSVC, smo_solve
+
+needs_data = pytest.mark.skipif(
+    not os.path.isdir(os.path.join(os.environ.get("SVMTEXT_DATA", ""), "svmguide")),
+    reason="SVMTEXT_DATA has no svmguide folder")
+
+
+def _blobs(n=40, shift=1.0, seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.r_[rng.normal(size=(n, 2)) + shift, rng.normal(size=(n, 2)) - shift]
+    return X, np.r_[np.ones(n), -np.ones(n)]
+
+
+# ----------------------------------------------------------------------- decomposition
+def test_q2_is_smo_with_the_maximal_violating_pair():
+    X, y = _blobs(60, 0.7)
+    K = rbf_kernel(X, X, gamma=0.5)
+    tol = 1e-3
+    smo = smo_solve(K, y, 1.0, selection="mvp", shrinking=False, tol=tol)
+    dec = decomposition_solve(K, y, 1.0, q=2, tol=tol)
+    assert dec.n_iter == smo.n_iter
+    assert np.max(np.abs(dec.alpha - smo.alpha)) < 1e-6
+    ref = solve_dual(K, y, 1.0).objective
+    for q in (2, 8, 32):
+        r = decomposition_solve(K, y, 1.0, q=q, tol=tol)
+        assert r.converged and r.gap < tol
+        assert r.n_kernel_evals == r.n_iter * q * len(y)
+        # gap < tol bounds W* - W by tol times the l1 norm of a feasible step (<= 2 n C)
+        assert 0 <= ref - r.dual_objective <= tol * 2 * len(y) * 1.0
+        assert abs(r.alpha @ y) < 1e-9 * len(y)
+
+
+def test_working_set_and_arguments():
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    g = np.array([3.0, 1.0, 2.0, -1.0])
+    status = alpha_status(np.zeros(4), 1.0, 0.0)
+    B, gap = select_working_set(g, y, status, 2)
+    # I_up = {y=+1} at alpha=0, I_low = {y=-1}: max -yG over I_up is 3, min over I_low -1
+    assert list(B) == [0, 3] and gap == 4.0
+    with pytest.raises(ValueError, match="even integer"):
+        decomposition_solve(np.eye(4), y, 1.0, q=3)
+
+
+# ----------------------------------------------------------------------------- hulls
+def test_hard_margin_w_is_the_hull_difference():
+    X, y = _blobs(20, 2.5)
+    K = linear_kernel(X, X)
+    hp = nearest_hull_points(K, y, X=X)
+    sv = solve_dual(K, y, None, X=X)
+    u = (hp.c - hp.d) / np.linalg.norm(hp.c - hp.d)
+    assert np.max(np.abs(sv.w / np.linalg.norm(sv.w) - u)) < 1e-6
+    assert hp.distance / 2 == pytest.approx(1 / np.linalg.norm(sv.w), rel=1e-6)
+    assert np.allclose(np.ones(2), [hp.lam[y > 0].sum(), hp.lam[y < 0].sum()])
+
+
+def test_soft_margin_is_the_reduced_hull():
+    X, y = _blobs(30, 1.0)
+    K = linear_kernel(X, X)
+    C = 0.5
+    sv = solve_dual(K, y, C, X=X)
+    s = sv.alpha[y > 0].sum()
+    hp = nearest_hull_points(K, y, mu=C / s, X=X)
+    u = (hp.c - hp.d) / np.linalg.norm(hp.c - hp.d)
+    assert np.max(np.abs(sv.w / np.linalg.norm(sv.w) - u)) < 1e-6
+    with pytest.raises(ValueError, match="reduced hulls are empty"):
+        nearest_hull_points(K, y, mu=0.01)
+
+
+# ------------------------------------------------------------------- kernels, Cover
+def test_feature_map_of_the_quadratic_kernel():
+    rng = np.random.default_rng(0)
+    A, B = rng.normal(size=(6, 3)), rng.normal(size=(5, 3))
+    Phi = poly2_feature_map(A)
+    assert Phi.shape == (6, 10) and len(poly2_feature_names(3)) == 10
+    assert np.max(np.abs(Phi @ poly2_feature_map(B).T - (1 + A @ B.T) ** 2)) < 1e-12
+
+
+def test_cover_counts():
+    assert [cover_count(n, 1) for n in (1, 2, 5)] == [2, 2, 2]
+    assert all(cover_count(n, d) == 2 ** n for d in range(1, 6) for n in range(1, d + 1))
+    assert separable_probability(8, 3) == 0.5            # n = 2(d + 1) with a bias
+    assert not is_linearly_separable([[0.0], [1.0], [2.0]], [1, -1, 1])
+    assert is_linearly_separable([[0.0], [1.0], [2.0]], [1, 1, -1])
+    trials = 300
+    for n in (6, 10):
+        p = separable_probability(n, 2)
+        f = simulate_separable_fraction(n, 2, trials, seed=1)
+        assert abs(f - p) <= 4 * np.sqrt(p * (1 - p) / trials) + 1 / trials
+
+
+# ---------------------------------------------------------------------- multi-class
+@needs_data
+def test_libsvm_vote_is_svc_predict():
+    from svmtext.datasets import load_vehicle
+    X, y = load_vehicle()
+    X = MinMaxScaler((-1, 1)).fit_transform(X)
+    tol = 1e-3
+    ovo = OneVsOneClassifier(SMOSVC(C=2.0, gamma=0.5, tol=tol)).fit(X, y)
+    svc = SVC(C=2.0, gamma=0.5, tol=tol, decision_function_shape="ovo").fit(X, y)
+    F = ovo_pair_decisions(ovo, X)
+    winner, votes, tie = libsvm_vote(F, len(ovo.classes_))
+    assert np.array_equal(ovo.classes_[winner], svc.predict(X))
+    differ = ovo.predict(X) != svc.predict(X)
+    assert np.all(tie[differ])          # scikit-learn's OvO differs only on ties
+    assert votes.sum(axis=1).tolist() == [6] * len(X)
+
+
+def test_vote_ties_go_to_the_first_class():
+    # three classes, each pair won by a different class: 1 vote each
+    F = np.array([[1.0, -1.0, 1.0]])      # (0,1) -> 0, (0,2) -> 2, (1,2) -> 1
+    winner, votes, tie = libsvm_vote(F, 3)
+    assert winner[0] == 0 and votes.tolist() == [[1, 1, 1]] and tie[0]
