@@ -139,7 +139,7 @@ assignments: $(STAMP)
 	$(PY) assignments/build.py --out _build/assignments
 
 grade: $(STAMP)
-	$(PY) assignments/build.py grade $(A) $(SUBMISSIONS) --out _build/assignments
+	$(PY) assignments/build.py grade $(A) $(SUBMISSIONS) --out _build/assignments --jobs $(JOBS)
 
 # The tests of the assignments' tests through the otter command line (slow: ~4 min).
 test-assignments: $(STAMP)

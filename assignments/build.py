@@ -9,14 +9,15 @@ see the instructor's page ``book/instructor.md``). This script only drives otter
     python assignments/build.py                      # every assignment -> _build/assignments
     python assignments/build.py smo ecology          # some of them
     python assignments/build.py --no-run-tests       # skip grading the solutions
-    python assignments/build.py grade smo SUBMISSIONS/ [--csv grades.csv]
+    python assignments/build.py grade smo SUBMISSIONS/ [--csv grades.csv] [--jobs 2]
 
 For each assignment ``otter assign`` writes ``<out>/<name>/student/<name>.ipynb`` (solutions
 and hidden tests removed, visible tests kept in the notebook's metadata) and
 ``<out>/<name>/autograder/`` (the solution notebook and ``<name>-autograder_*.zip`` with
 every test), and grades the solution notebook against all tests: a solution that fails
 one of its own tests stops the build. ``grade`` runs ``otter run`` (no Docker) on every
-``*.ipynb`` in a folder and writes one CSV row per submission.
+``*.ipynb`` in a folder and writes one CSV row per submission and a feedback file each
+(the messages of the tests).
 """
 from __future__ import annotations
 
@@ -143,8 +144,11 @@ def otter_run(submission: Path, zip_path: Path) -> dict:
 
 
 def grade_folder(name: str, submissions: Path, out: Path = OUT,
-                 csv_path: Path | None = None) -> Path:
-    """``otter run`` on every ``*.ipynb`` of ``submissions``; one CSV row each."""
+                 csv_path: Path | None = None, jobs: int = 1) -> Path:
+    """``otter run`` on every ``*.ipynb`` of ``submissions`` (``jobs`` at a time): one CSV
+    row each, and ``feedback/<submission>.txt`` with the message of every test."""
+    from concurrent.futures import ThreadPoolExecutor
+
     folder = Path(out) / name
     if not folder.is_dir():
         raise SystemExit(f"{folder} missing: run `make assignments` first")
@@ -153,19 +157,25 @@ def grade_folder(name: str, submissions: Path, out: Path = OUT,
     if not subs:
         raise SystemExit(f"no .ipynb submissions in {submissions}")
     csv_path = Path(csv_path or Path(submissions) / f"{name}-grades.csv")
+    feedback = csv_path.parent / "feedback"
+    feedback.mkdir(exist_ok=True)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        results = list(pool.map(lambda sub: otter_run(sub, zip_path), subs))
     rows, questions = [], None
-    for sub in subs:
-        scores = otter_run(sub, zip_path)
+    for sub, scores in zip(subs, results):
         questions = questions or [q for q in scores if q != "total"]
         rows.append([sub.name] + [scores.get(q, {}).get("score") for q in questions]
                     + [scores["total"]["score"], scores["total"]["max_score"]])
+        (feedback / f"{sub.stem}.txt").write_text("\n\n".join(
+            f"{q}: {s['score']:g} / {s['max_score']:g}\n{s['output']}"
+            for q, s in scores.items() if q != "total"), encoding="utf-8")
         print(f"{sub.name}: {scores['total']['score']:g} / {scores['total']['max_score']:g}",
               flush=True)
     with open(csv_path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["submission", *questions, "total", "possible"])
         w.writerows(rows)
-    print(f"wrote {csv_path}")
+    print(f"wrote {csv_path} and {feedback}/")
     return csv_path
 
 
@@ -235,8 +245,9 @@ def main(argv=None) -> int:
         ap.add_argument("submissions", type=Path)
         ap.add_argument("--out", type=Path, default=OUT)
         ap.add_argument("--csv", type=Path)
+        ap.add_argument("--jobs", type=int, default=1, help="submissions graded at once")
         args = ap.parse_args(argv[1:])
-        grade_folder(args.name, args.submissions, args.out, args.csv)
+        grade_folder(args.name, args.submissions, args.out, args.csv, args.jobs)
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("names", nargs="*", help="assignments (default: all)")
