@@ -43,7 +43,8 @@ from ..base import labels_to_pm1
 from ..kernels import get_kernel, resolve_gamma
 from ._subproblem import Subproblems, objective_error
 
-__all__ = ["EnumeratedModel", "enumerate_models", "prepare_problem", "check_k"]
+__all__ = ["EnumeratedModel", "enumerate_models", "enumerate_subproblems", "prepare_problem",
+           "check_k"]
 
 
 @dataclass
@@ -210,10 +211,12 @@ def enumerate_models(X, y, *, C=1.0, kernel="linear", k=None, gamma="scale", deg
     C = check_C(C, finite=True)
     tol = check_tol(tol)
     K, y_pm, _ = prepare_problem(X, y, kernel, gamma, degree, coef0)
-    return _enumerate(Subproblems(K, y_pm, C, tol, max_iter), k, warm_start)
+    return enumerate_subproblems(Subproblems(K, y_pm, C, tol, max_iter), k, warm_start)
 
 
-def _enumerate(sub, k, warm_start):
+def enumerate_subproblems(sub, k=None, warm_start=True):
+    """EnumSV on the constrained problems of ``sub`` (a :class:`~svmtext.enumsv.Subproblems`):
+    the generator behind :func:`enumerate_models`, for callers that set the solver up."""
     n, y = sub.n, sub.y
     clock = [0.0, time.perf_counter()]      # time inside the generator, last resume
 

@@ -30,7 +30,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..kkt import bias_from_gradient
+from ..kkt import bias_from_gradient, bias_interval
 from ..smo import smo_dense
 
 __all__ = ["Subproblems", "objective_error"]
@@ -69,14 +69,24 @@ class Subproblems:
         SMO's stopping tolerance on the gap :math:`m(\\alpha) - M(\\alpha)`.
     max_iter : int
         SMO's iteration limit per subproblem (a ``ConvergenceWarning`` when reached).
+    polish : bool, default True
+        Try the exact finish :meth:`polish` after SMO to ``coarse_tol``,
+        ``coarse_tol / 10``, ... before running SMO all the way to ``tol``.
+    coarse_tol : float, default 1e-2
+        The first gap at which SMO hands over to :meth:`polish`.
     """
 
-    def __init__(self, K, y, C, tol, max_iter=10_000_000):
+    def __init__(self, K, y, C, tol, max_iter=10_000_000, polish=True, coarse_tol=1e-2):
         self.K = np.ascontiguousarray(K, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.C, self.tol, self.max_iter = float(C), float(tol), int(max_iter)
         self.n = len(self.y)
         self.n_solves = 0
+        self.n_iter = 0          # SMO pair updates over all solves
+        self.n_polished = 0      # solves finished by the exact polish
+        self.chunk = 1000
+        self.polish_rounds = 2
+        self.use_polish, self.coarse_tol = bool(polish), float(coarse_tol)
 
     # -- state at a solution -------------------------------------------------
     def gradient(self, alpha):
@@ -93,26 +103,106 @@ class Subproblems:
         return bias_from_gradient(g[active], alpha[active], self.y[active], self.C)
 
     # -- solvers ---------------------------------------------------------------
-    def _smo(self, alpha, g, active):
+    def _run_smo(self, alpha, g, active, tol):
         # In rounds of `chunk` pair updates: smo_dense re-reads every multiplier's
         # status from alpha at each call. A step can leave alpha_k exactly on a bound
         # with the status "free" (alpha_k + eta rounds to C); the next step along that
         # pair then has length 0 and the pair is selected again and again. A new
         # round reads alpha_k = C as "at the bound" and goes on.
-        chunk = max(1000, 20 * self.n)
+        chunk = self.chunk
         n_iter = 0
         while True:
             done, gap = smo_dense(self.K, self.y, alpha, g, active, self.n, self.C,
-                                  self.tol, min(chunk, self.max_iter - n_iter))
+                                  tol, min(chunk, self.max_iter - n_iter))
             n_iter += done
-            if done < chunk or not gap >= self.tol or n_iter >= self.max_iter:
+            if done < chunk or not gap >= tol or n_iter >= self.max_iter:
                 break
-        self.n_solves += 1
-        if n_iter >= self.max_iter and gap >= self.tol:
+        self.n_iter += n_iter
+        if n_iter >= self.max_iter and gap >= tol:
             warnings.warn(f"SMO reached max_iter={self.max_iter} on a subproblem",
-                          ConvergenceWarning, stacklevel=3)
+                          ConvergenceWarning, stacklevel=4)
         gap = float(gap) if np.isfinite(gap) else 0.0   # -inf: one class, nothing moves
-        return (*self.snap(alpha, g), max(gap, 0.0))
+        return alpha, g, max(gap, 0.0)
+
+    def gap(self, alpha, g, active):
+        r"""The gap :math:`m(\alpha) - M(\alpha)` over the points of ``active``
+        (:func:`svmtext.kkt.bias_interval`; 0 when nothing can move)."""
+        m, M = bias_interval(g[active], alpha[active], self.y[active], self.C)
+        gap = m - M
+        return float(gap) if np.isfinite(gap) and gap > 0 else 0.0
+
+    def polish(self, alpha, active):
+        r"""The exact optimum, by a few active-set rounds from the split of ``alpha``; or None.
+
+        With :math:`U` the multipliers at :math:`C` and :math:`F` the free ones (in
+        ``active``), the free support vectors satisfy :math:`y_kf(x_k) = 1` and
+        :math:`y^\top\alpha = 0`: with :math:`v = \alpha\odot y`,
+
+        .. math::
+
+            \begin{pmatrix} K_{FF} & \mathbf 1 \\ \mathbf 1^\top & 0 \end{pmatrix}
+            \begin{pmatrix} v_F \\ b \end{pmatrix} =
+            \begin{pmatrix} y_F - K_{FU}v_U \\ -\mathbf 1^\top v_U \end{pmatrix},
+
+        solved by least squares (minimum norm when :math:`K_{FF}` is singular). A round
+        puts a free multiplier that leaves :math:`(0, C)` on the bound it crossed, or,
+        if none does, frees every bounded point that violates the optimality condition
+        by at least ``tol / 2`` against this :math:`b` (:math:`k \in I_{up}` needs
+        :math:`-y_kG_k \le b`, :math:`k \in I_{low}` needs :math:`-y_kG_k \ge b`). The
+        result is returned as ``(alpha, g, gap)`` as soon as the gap over ``active`` is
+        below ``tol`` -- SMO's own certificate -- and None after ``polish_rounds``.
+        """
+        C, y, K, eps = self.C, self.y, self.K, 1e-12 * self.C
+        act = np.flatnonzero(active)
+        state = np.where(alpha[act] <= 0, 0, np.where(alpha[act] >= C, 2, 1))
+        for _ in range(self.polish_rounds):
+            F, U = act[state == 1], act[state == 2]
+            if not len(F):
+                return None
+            vU = C * y[U]
+            A = np.ones((len(F) + 1, len(F) + 1))
+            A[:-1, :-1] = K[np.ix_(F, F)]
+            A[-1, -1] = 0.0
+            rhs = np.append(y[F] - K[np.ix_(F, U)] @ vU, -vU.sum())
+            sol = np.linalg.lstsq(A, rhs, rcond=None)[0]
+            aF, b = y[F] * sol[:-1], sol[-1]
+            low, high = aF <= eps, aF >= C - eps
+            if low.any() or high.any():
+                pos = np.flatnonzero(state == 1)
+                state[pos[low]], state[pos[high]] = 0, 2
+                continue
+            new = np.zeros(self.n)
+            new[U], new[F] = C, aF
+            g = self.gradient(new)
+            gap = self.gap(new, g, active)
+            if gap < self.tol and abs(new @ y) <= eps:
+                self.n_polished += 1
+                return new, g, gap
+            ga, ya = g[act], y[act]
+            up_only = ((state == 0) & (ya > 0)) | ((state == 2) & (ya < 0))
+            low_only = ((state == 0) & (ya < 0)) | ((state == 2) & (ya > 0))
+            wrong = (up_only & (ga - b >= 0.5 * self.tol)) | (low_only & (b - ga >= 0.5 * self.tol))
+            if not wrong.any():
+                return None
+            state[wrong] = 1
+        return None
+
+    def _solve(self, alpha, g, active):
+        """SMO to ``tol``; with ``polish``, the exact finish is tried after SMO to
+        ``coarse_tol``, ``coarse_tol / 10``, ... (while above ``tol``), and the first
+        result that passes SMO's certificate (gap below ``tol``) is returned."""
+        active = np.ascontiguousarray(active)
+        self.n_solves += 1
+        if self.use_polish:
+            stage = self.coarse_tol
+            while stage > self.tol:
+                alpha, g, _ = self._run_smo(alpha, g, active, stage)
+                done = self.polish(alpha, active)
+                if done is not None:
+                    return done
+                stage /= 10
+        alpha, g, gap = self._run_smo(alpha, g, active, self.tol)
+        return (*self.snap(alpha, g), gap)
 
     def snap(self, alpha, g, reference=None):
         r"""Put multipliers within :math:`10^{-12}C` of a bound on it and update ``g``.
@@ -133,7 +223,7 @@ class Subproblems:
     def solve_cold(self, active):
         """SMO from :math:`\\alpha = 0` on the points ``active`` (bool mask)."""
         alpha = np.zeros(self.n)
-        return self._smo(alpha, self.y.copy(), np.ascontiguousarray(active))
+        return self._solve(alpha, self.y.copy(), active)
 
     def warm_start(self, alpha, g, active, i):
         r"""A feasible start for ``active`` (which excludes ``i``) from the parent's ``alpha``.
@@ -174,4 +264,4 @@ class Subproblems:
     def solve_warm(self, alpha, g, active, i):
         """SMO on ``active`` from :meth:`warm_start` of the parent's ``(alpha, g)``."""
         a0, g0 = self.warm_start(alpha, g, active, i)
-        return self._smo(a0, g0, np.ascontiguousarray(active))
+        return self._solve(a0, g0, active)
