@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import check_C, check_dual_problem, check_tol
-from ..qp import solve_box_qp, solve_dual
+from ..qp import solve_box_qp
+from .kernels import neutral_min_eigenvalue
 from ..smo import smo_solve
 
 __all__ = ["ChargeSolution", "coulomb_energy", "solve_nu", "solve_battery",
@@ -125,7 +126,7 @@ def solve_nu(P, y, nu):
         "phi_minus": phi_minus, "xi": xi, "mu": C - alpha, "status": sol.status})
 
 
-def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3):
+def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo"):
     r"""Model 3, conductors with batteries :math:`\phi_i = -\beta_iy_i` = the C-SVM
     for :math:`\beta_i = 1` (book: :ref:`sec-coulomb-model3`).
 
@@ -134,24 +135,38 @@ def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3):
         \min_\alpha \tfrac12 q^\top P q - \beta^\top\alpha
         \quad\text{s.t.}\quad \sum_i y_i\alpha_i = 0,\ 0 \le \alpha_i \le C .
 
-    Finite ``C``: SMO (:func:`svmtext.smo.smo_solve` with linear term :math:`\beta`,
-    stopping gap ``tol``). ``C = inf`` (the :math:`\kappa`-SVM): the interior-point
-    reference :func:`svmtext.qp.solve_dual`, which needs :math:`\beta = 1`, a positive
-    semi-definite :math:`P` and separable charges (``ValueError`` otherwise).
+    ``solver='smo'`` (finite ``C``): :func:`svmtext.smo.smo_solve` with linear term
+    :math:`\beta`, stopping gap ``tol``, at most ``max_iter`` selections.
+    ``solver='qp'`` or ``C = inf`` (the :math:`\kappa`-SVM): the interior-point
+    :func:`svmtext.qp.solve_box_qp`, whose multiplier of :math:`\sum_iy_i\alpha_i = 0`
+    is :math:`b`; it raises ``ValueError`` when :math:`P` is not positive
+    semi-definite on neutral charges or (for ``C = inf``) no finite charges balance the
+    batteries.
     """
     P, y = check_dual_problem(P, y)
     C = check_C(C)
     beta = check_beta(beta, len(y))
-    if np.isfinite(C):
-        res = smo_solve(P, y, C, tol=check_tol(tol), p=beta)
+    if solver not in ("smo", "qp"):
+        raise ValueError(f"solver must be 'smo' or 'qp'; got {solver!r}")
+    if np.isfinite(C) and solver == "smo":
+        res = smo_solve(P, y, C, tol=check_tol(tol), p=beta, max_iter=max_iter)
         return ChargeSolution(alpha=res.alpha, b=res.b, energy=res.objective,
                               info={"gap": res.gap, "n_iter": res.n_iter,
                                     "converged": res.converged, "C": C})
-    if not np.allclose(beta, 1.0):
-        raise ValueError("C = inf (the kappa-SVM) is solved for beta_i = 1 only")
-    sol = solve_dual(P, y, None)
-    return ChargeSolution(alpha=sol.alpha, b=sol.b, energy=-sol.objective,
-                          info={"kkt_violation": sol.kkt_violation, "C": C})
+    lam = neutral_min_eigenvalue(P)
+    if lam < -1e-8 * max(1.0, float(np.abs(P).max())):
+        raise ValueError(f"P is not positive semi-definite on neutral charges (smallest "
+                         f"eigenvalue {lam:.3g}): the energy has no minimum to find; "
+                         "raise kappa or use the p-SVM")
+    Q = (y[:, None] * y[None, :]) * P
+    sol = solve_box_qp(Q, -beta, y[None, :], [0.0], 0.0, C)
+    if sol.status != "optimal":
+        raise ValueError("the batteries cannot be balanced by finite charges (the classes "
+                         "are not separable with this P); use a finite C or raise kappa")
+    alpha = _snap(sol.x, C)
+    return ChargeSolution(alpha=alpha, b=float(sol.eq_multipliers[0]),
+                          energy=coulomb_energy(alpha, P, y, beta),
+                          info={"status": sol.status, "C": C})
 
 
 def project_class_charges(v, y, C, totals, iters=200):

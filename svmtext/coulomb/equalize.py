@@ -19,6 +19,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from .._validation import check_C, check_dual_problem, check_tol
+from ..qp import solve_box_qp
 from ..smo import smo_solve
 from .energy import ChargeSolution, check_beta
 
@@ -33,7 +34,7 @@ def mu_coefficients(P, y, beta=1.0):
     return y * (P @ (y * check_beta(beta, len(y))))
 
 
-def solve_p(P, y, C=1.0, beta=1.0, *, tol=1e-3):
+def solve_p(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo"):
     r"""The p-SVM: the least-squares potential difference (book: :ref:`sec-coulomb-psvm`).
 
     .. math::
@@ -45,7 +46,8 @@ def solve_p(P, y, C=1.0, beta=1.0, *, tol=1e-3):
     which is :math:`\tfrac12\lVert Pq + \phi\rVert^2` up to a constant. :math:`P^\top P` is
     positive semi-definite for any symmetric :math:`P`, so SMO
     (:func:`svmtext.smo.smo_solve` on the "kernel" :math:`P^\top P` with linear term
-    :math:`\mu`) solves it for kernels that are not positive definite. The constant
+    :math:`\mu`; ``solver='qp'``: the interior point :func:`svmtext.qp.solve_box_qp`)
+    solves it for kernels that are not positive definite. The constant
     potential is the least-squares one, :math:`b = \mathrm{mean}_i(\beta_iy_i - \varphi_i)`
     (our choice; the source gives none).
     """
@@ -53,13 +55,21 @@ def solve_p(P, y, C=1.0, beta=1.0, *, tol=1e-3):
     C = check_C(C, finite=True)
     beta = check_beta(beta, len(y))
     mu = mu_coefficients(P, y, beta)
-    res = smo_solve(P.T @ P, y, C, tol=check_tol(tol), p=mu)
-    alpha = res.alpha
+    if solver == "qp":
+        H = (y[:, None] * y[None, :]) * (P.T @ P)
+        sol = solve_box_qp(H, -mu, y[None, :], [0.0], 0.0, C)
+        alpha = np.where(sol.x > 1e-7 * C, sol.x, 0.0)
+        info = {"status": sol.status}
+    elif solver == "smo":
+        res = smo_solve(P.T @ P, y, C, tol=check_tol(tol), p=mu, max_iter=max_iter)
+        alpha = res.alpha
+        info = {"gap": res.gap, "converged": res.converged, "n_iter": res.n_iter}
+    else:
+        raise ValueError(f"solver must be 'smo' or 'qp'; got {solver!r}")
     r = P @ (y * alpha) - beta * y
     b = -float(r.mean())
-    return ChargeSolution(alpha=alpha, b=b, energy=float(0.5 * r @ r), info={
-        "mu": mu, "gap": res.gap, "converged": res.converged, "n_iter": res.n_iter,
-        "C": C})
+    return ChargeSolution(alpha=alpha, b=b, energy=float(0.5 * r @ r),
+                          info={"mu": mu, "C": C, **info})
 
 
 def _lp_matrices(P, y, beta):

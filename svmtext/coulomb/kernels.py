@@ -217,6 +217,12 @@ def neutral_min_eigenvalue(P):
     :math:`\{q : \sum_i q_i = 0\}` (the SVM dual only needs :math:`q^\top P q \ge 0` there)."""
     P = np.asarray(P, float)
     n = len(P)
-    # orthonormal basis of the complement of the all-ones vector
-    B = np.linalg.qr(np.eye(n) - 1.0 / n)[0][:, : n - 1]
-    return float(np.linalg.eigvalsh(B.T @ ((P + P.T) / 2) @ B)[0])
+    # Householder reflection H (H 1 = -sqrt(n) e_1): rows/columns 2..n of H P H are P
+    # in an orthonormal basis of the neutral subspace
+    v = np.ones(n)
+    v[0] += np.sqrt(n)
+    w = v / np.linalg.norm(v)
+    S = (P + P.T) / 2
+    Sw = S @ w
+    HPH = S - 2 * np.outer(w, Sw) - 2 * np.outer(Sw, w) + 4 * (w @ Sw) * np.outer(w, w)
+    return float(np.linalg.eigvalsh(HPH[1:, 1:])[0])
