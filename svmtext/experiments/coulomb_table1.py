@@ -26,7 +26,11 @@ import time
 
 import numpy as np
 
-from ..coulomb import Plummer, scale_self_potential, solve_battery, solve_nu, solve_p
+# the modules themselves (not the package): the cache's code fingerprint then covers
+# the solvers used here, not the estimators
+from ..coulomb.energy import solve_battery, solve_nu
+from ..coulomb.equalize import solve_p
+from ..coulomb.kernels import Plummer, scale_self_potential
 from ..datasets import load_raetsch_pool
 from ..kernels import polynomial_kernel, rbf_kernel
 from ._cache import write_cache
@@ -184,8 +188,9 @@ def test_task(dataset, kernel, kparams, machine, mparams, realisations, n_train,
 def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
     """CV grid, then the test runs; write ``coulomb_table1.json`` and return the results.
 
-    ``stop_after`` is passed to :func:`~svmtext.experiments._tasks.run_tasks` (testing
-    resumption: the run raises ``Interrupted`` after that many new tasks)."""
+    ``stop_after`` is passed to the cross-validation's
+    :func:`~svmtext.experiments._tasks.run_tasks` (testing resumption: the run raises
+    ``Interrupted`` after that many new tasks)."""
     t0 = time.perf_counter()
     common = {"n_train": config["n_train"], "seed": config["seed"],
               "tol": config["smo_tol"], "max_iter": config["smo_max_iter"],
@@ -215,9 +220,8 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
                           "mparams": ch["mparams"],
                           "realisations": list(range(start, min(n, start + chunk))),
                           **common})
-    left = None if stop_after is None else max(1, stop_after - len(cv))
     test_out = run_tasks(NAME, config, tests, test_task, root=root, backend=backend,
-                         n_jobs=n_jobs, desc="coulomb table 1: test runs", stop_after=left)
+                         n_jobs=n_jobs, desc="coulomb table 1: test runs")
     errors = {}
     for task, errs in zip(tests, test_out):
         key = (task["dataset"], task["kernel"], task["machine"])
