@@ -345,27 +345,41 @@ class WekaMLP:
         return self.classes_[np.argmax(z @ self.Wo_ + self.bo_, axis=1)]
 
 
-def _psvm(Xtr, ytr, Xte, yte, cfg, sampling):
-    """PSVM with k and p chosen by TRAIN's validation accuracy over the grid (same
-    split for every candidate); ties go to the first candidate of the grid."""
+def _psvm_fit(Xtr, ytr, cfg, k, p, sampling):
     from ..psvm import PrototypeSVC
 
+    return PrototypeSVC(k=k, p=p, n_iter=cfg["n_iter"], C=cfg["C"], vote=cfg["vote"],
+                        exemplar=cfg["exemplar"],
+                        validation_fraction=cfg["validation_fraction"], sampling=sampling,
+                        n_rounds=cfg["n_rounds"], sample_fraction=cfg["sample_fraction"],
+                        tol=cfg["tol"], smo_max_iter=cfg["max_iter"],
+                        random_state=cfg["seed"]).fit(Xtr, ytr)
+
+
+def _psvm_summary(clf, Xte, yte):
+    stopped = sum(it.get("n_stopped_at_max_iter", 0) for h in clf.history_
+                  for it in h.get("iterations", [h]))    # sampling: per round
+    return {"accuracy": float(np.mean(clf.predict(Xte) == yte)),
+            "n_models": int(clf.n_models_), "n_exemplar_svms": int(clf.n_exemplar_svms_),
+            "k": int(clf.k), "p": float(clf.p), "best_iteration": int(clf.best_iteration_),
+            "validation_score": float(clf.validation_score_),
+            "n_stopped_at_max_iter": int(stopped)}
+
+
+def _psvm(Xtr, ytr, Xte, yte, cfg):
+    """Both PSVMs of one fold. Regular: ``k`` and ``p`` chosen by TRAIN's validation
+    accuracy over the grid (the same split for every candidate; ties: the first
+    candidate). Sampling: the same ``k`` and ``p`` (its own search would cost the
+    grid again)."""
     best = None
     for k in cfg["grid"]["k"]:
         for p in cfg["grid"]["p"]:
-            clf = PrototypeSVC(k=k, p=p, n_iter=cfg["n_iter"], C=cfg["C"], vote=cfg["vote"],
-                               exemplar=cfg["exemplar"],
-                               validation_fraction=cfg["validation_fraction"],
-                               sampling=sampling, n_rounds=cfg["n_rounds"],
-                               sample_fraction=cfg["sample_fraction"], tol=cfg["tol"],
-                               smo_max_iter=cfg["max_iter"],
-                               random_state=cfg["seed"]).fit(Xtr, ytr)
+            clf = _psvm_fit(Xtr, ytr, cfg, k, p, sampling=False)
             if best is None or clf.validation_score_ > best.validation_score_:
                 best = clf
-    return {"accuracy": float(np.mean(best.predict(Xte) == yte)),
-            "n_models": int(best.n_models_), "n_exemplar_svms": int(best.n_exemplar_svms_),
-            "k": int(best.k), "p": float(best.p), "best_iteration": int(best.best_iteration_),
-            "validation_score": float(best.validation_score_)}
+    sampled = _psvm_fit(Xtr, ytr, cfg, best.k, best.p, sampling=True)
+    return {"psvm": _psvm_summary(best, Xte, yte),
+            "psvm_sampling": _psvm_summary(sampled, Xte, yte)}
 
 
 def run_task(dataset, noise, fold, method, config):
@@ -377,9 +391,8 @@ def run_task(dataset, noise, fold, method, config):
     tr, te = fold_indices(y, config["n_folds"], fold, config["cv_seed"])
     out = {"n_train": int(len(tr)), "n_test": int(len(te))}
     with threadpool_limits(1):
-        if method in ("psvm", "psvm_sampling"):
-            out.update(_psvm(X[tr], y[tr], X[te], y[te], config["psvm"],
-                             method == "psvm_sampling"))
+        if method == "psvm":          # both variants (tasks: see make_tasks)
+            out.update(_psvm(X[tr], y[tr], X[te], y[te], config["psvm"]))
         else:
             lo = -1.0 if method == "mlp" else 0.0
             Xtr, Xte = _scaled(X[tr], X[te], lo, 1.0)
@@ -431,8 +444,10 @@ def summarise(config, tasks, out):
     and between the two PSVM variants; win-lose-tie counts; ensemble sizes."""
     cells = {}
     for task, res in zip(tasks, out):
-        key = (task["noise"], task["dataset"], task["method"])
-        cells.setdefault(key, {})[task["fold"]] = res
+        parts = ({m: dict(res[m], seconds=res["seconds"]) for m in ("psvm", "psvm_sampling")}
+                 if task["method"] == "psvm" else {task["method"]: res})
+        for m, r in parts.items():
+            cells.setdefault((task["noise"], task["dataset"], m), {})[task["fold"]] = r
     table = {}
     for noise in config["noise"]:
         for ds in config["datasets"]:
@@ -442,7 +457,8 @@ def summarise(config, tasks, out):
                 row = {"accuracy": acc, "mean": float(np.mean(acc)),
                        "std": float(np.std(acc, ddof=1)) if len(acc) > 1 else 0.0}
                 if m.startswith("psvm"):
-                    for key in ("n_models", "n_exemplar_svms", "k", "p", "best_iteration"):
+                    for key in ("n_models", "n_exemplar_svms", "k", "p", "best_iteration",
+                                "n_stopped_at_max_iter"):
                         row[key] = [folds[f][key] for f in config["folds"]]
                 table[f"{noise}/{ds}/{m}"] = row
     ratio = 1.0 / (config["n_folds"] - 1)       # test / training size of k-fold CV
@@ -471,9 +487,18 @@ def summarise(config, tasks, out):
 
 
 def make_tasks(config):
+    """One task per (data set, noise, fold, method); one task fits both PSVMs.
+    The largest data sets come first, so that two workers end together."""
+    methods = ["psvm" if m == "psvm_sampling" else m for m in config["methods"]]
+    methods = list(dict.fromkeys(methods))
+    order = sorted(config["datasets"], key=lambda d: -_SIZE.get(d, 0))
     return [{"dataset": ds, "noise": noise, "fold": f, "method": m, "config": config}
-            for noise in config["noise"] for ds in config["datasets"]
-            for m in config["methods"] for f in config["folds"]]
+            for ds in order for m in methods for noise in config["noise"]
+            for f in config["folds"]]
+
+
+_SIZE = {"segment": 2310, "vehicle": 846, "isolated": 800, "striated": 800, "glass": 214,
+         "spirals": 200, "iris": 150}
 
 
 def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
