@@ -136,10 +136,10 @@ endif
 # autograder per assignment in _build/assignments; each solution is graded against all its
 # tests. `make grade A=smo SUBMISSIONS=dir` grades every .ipynb of dir (otter run, no Docker).
 assignments: $(STAMP)
-	$(PY) assignments/build.py --out _build/assignments
+	$(PY) assignments/make_assignments.py --out _build/assignments
 
 grade: $(STAMP)
-	$(PY) assignments/build.py grade $(A) $(SUBMISSIONS) --out _build/assignments --jobs $(JOBS)
+	$(PY) assignments/make_assignments.py grade $(A) $(SUBMISSIONS) --out _build/assignments --jobs $(JOBS)
 
 # The tests of the assignments' tests through the otter command line (slow: ~4 min).
 test-assignments: $(STAMP)

@@ -31,7 +31,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "assignments"))
-import build  # noqa: E402
+import make_assignments as build  # noqa: E402
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("otter") is None,
                                 reason="otter-grader not installed (pinned in requirements.txt)")

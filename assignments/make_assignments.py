@@ -6,10 +6,10 @@ notebook ``assignments/<name>/<name>.md`` in otter-grader's assign format (raw c
 ``# ASSIGNMENT CONFIG``, ``# BEGIN QUESTION``, ``# BEGIN SOLUTION``, ``# BEGIN TESTS``;
 see the instructor's page ``book/instructor.md``). This script only drives otter:
 
-    python assignments/build.py                      # every assignment -> _build/assignments
-    python assignments/build.py smo ecology          # some of them
-    python assignments/build.py --no-run-tests       # skip grading the solutions
-    python assignments/build.py grade smo SUBMISSIONS/ [--csv grades.csv] [--jobs 2]
+    python assignments/make_assignments.py                      # every assignment -> _build/assignments
+    python assignments/make_assignments.py smo ecology          # some of them
+    python assignments/make_assignments.py --no-run-tests       # skip grading the solutions
+    python assignments/make_assignments.py grade smo SUBMISSIONS/ [--csv grades.csv] [--jobs 2]
 
 For each assignment ``otter assign`` writes ``<out>/<name>/student/<name>.ipynb`` (solutions
 and hidden tests removed, visible tests kept in the notebook's metadata) and
@@ -239,7 +239,7 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     os.environ.setdefault("MPLBACKEND", "Agg")
     if argv[:1] == ["grade"]:
-        ap = argparse.ArgumentParser(prog="build.py grade",
+        ap = argparse.ArgumentParser(prog="make_assignments.py grade",
                                      description="grade a folder of submissions")
         ap.add_argument("name", choices=list(masters()))
         ap.add_argument("submissions", type=Path)
