@@ -177,7 +177,7 @@ SOURCE_WLT = {"psvm": {0.0: (16, 13, 19), 0.1: (14, 7, 21)},
 
 # -- data ---------------------------------------------------------------------
 @functools.lru_cache(maxsize=None)
-def load(name, noise, data_seed, noise_seed):
+def load_dataset(name, noise, data_seed, noise_seed):
     """The data set ``name`` with ``noise`` of its labels changed to another class
     chosen uniformly (seeded); labels as class indices 0..K-1."""
     from sklearn.datasets import load_iris
@@ -387,7 +387,7 @@ def run_task(dataset, noise, fold, method, config):
     from threadpoolctl import threadpool_limits
 
     t0 = time.perf_counter()
-    X, y = load(dataset, noise, config["data_seed"], config["noise_seed"])
+    X, y = load_dataset(dataset, noise, config["data_seed"], config["noise_seed"])
     tr, te = fold_indices(y, config["n_folds"], fold, config["cv_seed"])
     out = {"n_train": int(len(tr)), "n_test": int(len(te))}
     with threadpool_limits(1):
@@ -505,7 +505,10 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
     """Run every fold of every method (resumable) and write ``psvm_tables.json``."""
     tasks = make_tasks(config)
     t0 = time.perf_counter()
-    out = run_tasks(NAME, config, tasks, run_task, root=root, backend=backend,
+    # the task function by its importable name, also under `python -m` (where this
+    # module is __main__, which worker processes cannot import)
+    from svmtext.experiments.psvm_tables import run_task as task_fn
+    out = run_tasks(NAME, config, tasks, task_fn, root=root, backend=backend,
                     n_jobs=n_jobs, desc="psvm tables", stop_after=stop_after)
     results = summarise(config, tasks, out)
     results["seconds"] = {"wall": time.perf_counter() - t0,
