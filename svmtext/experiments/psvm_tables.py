@@ -44,8 +44,8 @@ CONFIG = {
     "data_seed": 0,
     "noise_seed": 0,
     # prototype SVM: fixed choices, and the grid chosen by validation
-    "psvm": {"C": 1000.0, "vote": "count", "exemplar": "mean", "n_iter": 8,
-             "validation_fraction": 0.2, "tol": 1e-3, "max_iter": 5000,
+    "psvm": {"C": 1000.0, "vote": "count", "exemplar": "mean", "n_iter": 5,
+             "validation_fraction": 0.2, "tol": 1e-3, "max_iter": 2000,
              "grid": {"k": [3, 30], "p": [0.1, 0.5]},
              "n_rounds": 5, "sample_fraction": 0.2, "seed": 0},
     # Weka defaults, mapped to scikit-learn (WEKA_MAP)
