@@ -64,8 +64,9 @@ def coulomb_energy(alpha, P, y, beta=0.0):
     return float(0.5 * q @ P @ q - check_beta(beta, len(y)) @ np.asarray(alpha, float))
 
 
-def _snap(alpha, C, rel=1e-7):
-    """Interior-point values within ``rel`` of a bound put on it (scale C or max alpha)."""
+def _snap(alpha, C, rel=1e-6):
+    """Interior-point values within ``rel`` of a bound put on it (scale C or max alpha):
+    the interior point's charges are accurate to about 1e-7 relative."""
     scale = C if np.isfinite(C) else max(float(alpha.max(initial=0.0)), 1e-300)
     eps = rel * scale
     alpha = np.where(alpha > eps, alpha, 0.0)
@@ -100,7 +101,8 @@ def solve_nu(P, y, nu):
         0 \le \alpha_i \le \tfrac1N,\quad
         \sum_{i\in S^+}\alpha_i = \sum_{i\in S^-}\alpha_i = \tfrac\nu2 ,
 
-    then :math:`b = -\tfrac12(\varphi_{S^+} + \varphi_{S^-})` and
+    then, with the class potentials :math:`\varphi_{S^\pm}` read off the multipliers
+    of the two charge totals, :math:`b = -\tfrac12(\varphi_{S^+} + \varphi_{S^-})` and
     :math:`\rho = \tfrac12(\varphi_{S^+} - \varphi_{S^-})` (``info``), with
     :math:`\varphi_{S^\pm}` the potential of the conductors still connected.
     Feasible for :math:`0 < \nu \le 2\min(N_+, N_-)/N`.
@@ -116,8 +118,10 @@ def solve_nu(P, y, nu):
     sol = solve_box_qp(Q, np.zeros(n), A, [nu / 2, nu / 2], 0.0, C)
     alpha = _snap(sol.x, C)
     phi = P @ (y * alpha)
-    s_plus, s_minus = class_potentials(y * phi, alpha, y, C)
-    phi_plus, phi_minus = s_plus, -s_minus
+    # stationarity y_i phi_i + lambda_{y_i} = 0 on connected conductors: the class
+    # potentials are the multipliers of the two charge totals
+    lam = sol.eq_multipliers
+    phi_plus, phi_minus = -float(lam[0]), float(lam[1])
     b = -0.5 * (phi_plus + phi_minus)
     rho = 0.5 * (phi_plus - phi_minus)
     xi = np.maximum(0.0, rho - y * (phi + b))

@@ -58,7 +58,7 @@ def solve_p(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo"):
     if solver == "qp":
         H = (y[:, None] * y[None, :]) * (P.T @ P)
         sol = solve_box_qp(H, -mu, y[None, :], [0.0], 0.0, C)
-        alpha = np.where(sol.x > 1e-7 * C, sol.x, 0.0)
+        alpha = np.where(sol.x > 1e-6 * C, sol.x, 0.0)
         info = {"status": sol.status}
     elif solver == "smo":
         res = smo_solve(P.T @ P, y, C, tol=check_tol(tol), p=mu, max_iter=max_iter)

@@ -22,7 +22,7 @@ import numpy as np
 __all__ = ["maximize_energy", "project_box_simplex"]
 
 
-def project_box_simplex(v, lower, upper, total=1.0, iters=200):
+def project_box_simplex(v, lower, upper, total=1.0, iters=80):
     r"""Euclidean projection onto :math:`\{\ell \le a_i \le u,\ \sum_i a_i = t\}` (bisection
     on the shift :math:`\tau` of :math:`a = \mathrm{clip}(v - \tau, \ell, u)`)."""
     lo, hi = v.min() - upper, v.max() - lower
