@@ -78,6 +78,9 @@ class EnumeratedModel:
         own time; time the caller spends between models is not counted).
     elapsed : float
         Seconds spent by the enumeration up to this output (the Gram matrix excluded).
+    cpu_time, cpu_elapsed : float
+        The same two in CPU seconds of the process (:func:`time.process_time`): on a
+        busy machine they measure the work, where wall time also measures the waiting.
     n_candidates : int
         Triples extracted from the heap so far (duplicates included).
     n_solves : int
@@ -97,6 +100,8 @@ class EnumeratedModel:
     elapsed: float
     n_candidates: int
     n_solves: int
+    cpu_time: float = 0.0
+    cpu_elapsed: float = 0.0
 
     def decision_function(self, K_test):
         r""":math:`f(x) = \sum_{i \in S} \alpha_i y_i k(x_i, x) + b` from ``K_test`` of shape
@@ -218,10 +223,15 @@ def enumerate_subproblems(sub, k=None, warm_start=True):
     """EnumSV on the constrained problems of ``sub`` (a :class:`~svmtext.enumsv.Subproblems`):
     the generator behind :func:`enumerate_models`, for callers that set the solver up."""
     n, y = sub.n, sub.y
-    clock = [0.0, time.perf_counter()]      # time inside the generator, last resume
+    # time inside the generator (wall, CPU): totals up to the last yield, last resume
+    clock = [0.0, time.perf_counter()]
+    cpu = [0.0, time.process_time()]
 
     def elapsed():
         return clock[0] + time.perf_counter() - clock[1]
+
+    def cpu_elapsed():
+        return cpu[0] + time.process_time() - cpu[1]
 
     counter = itertools.count()
     heap = []
@@ -233,7 +243,7 @@ def enumerate_subproblems(sub, k=None, warm_start=True):
     heapq.heappush(heap, _Entry(-W, next(counter), root))
     seen = set()
     n_out = n_candidates = 0
-    last = 0.0
+    last = last_cpu = 0.0
     while heap:
         node = heapq.heappop(heap).node
         n_candidates += 1
@@ -255,17 +265,18 @@ def enumerate_subproblems(sub, k=None, warm_start=True):
         if key not in seen:
             seen.add(key)
             n_out += 1
-            now = elapsed()
+            now, now_cpu = elapsed(), cpu_elapsed()
             model = EnumeratedModel(
                 rank=n_out, support=support, alpha=alpha, dual_coef=alpha[support] * y[support],
                 b=sub.bias(alpha, g, active), objective=sub.objective(alpha, g),
                 objective_error=objective_error(node.gap, alpha.sum(), node.W), gap=node.gap,
                 subset_size=int(n - len(removed)), time=now - last, elapsed=now,
-                n_candidates=n_candidates, n_solves=sub.n_solves)
-            last = now
-            clock[0] = now
+                n_candidates=n_candidates, n_solves=sub.n_solves,
+                cpu_time=now_cpu - last_cpu, cpu_elapsed=now_cpu)
+            last, last_cpu = now, now_cpu
+            clock[0], cpu[0] = now, now_cpu
             yield model
-            clock[1] = time.perf_counter()
+            clock[1], cpu[1] = time.perf_counter(), time.process_time()
             if k is not None and n_out >= k:
                 return
         # branch on every support vector not forbidden, in increasing order

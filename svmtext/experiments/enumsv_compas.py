@@ -104,7 +104,8 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
                     "positive_rate": float(np.mean(pred > 0)),
                     "n_flipped_in_support": int(np.isin(flipped, m.support).sum()),
                     "predictions": hashlib.sha256(np.packbits(pred > 0).tobytes()).hexdigest()[:16],
-                    "time": m.time, "elapsed": m.elapsed, "n_candidates": m.n_candidates}
+                    "time": m.time, "elapsed": m.elapsed, "cpu_elapsed": m.cpu_elapsed,
+                    "n_candidates": m.n_candidates}
 
         clean = Subproblems(K, y_clean.astype(float), C, config["tol"],
                             coarse_tol=config["coarse_tol"])
