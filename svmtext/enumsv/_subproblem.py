@@ -105,10 +105,9 @@ class Subproblems:
     # -- solvers ---------------------------------------------------------------
     def _run_smo(self, alpha, g, active, tol):
         # In rounds of `chunk` pair updates: smo_dense re-reads every multiplier's
-        # status from alpha at each call. A step can leave alpha_k exactly on a bound
-        # with the status "free" (alpha_k + eta rounds to C); the next step along that
-        # pair then has length 0 and the pair is selected again and again. A new
-        # round reads alpha_k = C as "at the bound" and goes on.
+        # status from alpha at each call, a safeguard against a multiplier left on a
+        # bound with the status "free" (a zero-length step repeated until max_iter;
+        # the SMO core now puts a step that rounds onto a bound exactly on it).
         chunk = self.chunk
         n_iter = 0
         while True:
