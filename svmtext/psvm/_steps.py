@@ -43,7 +43,10 @@ def choose_negatives(X, y, k, D2=None):
     by distance to :math:`d_i` (ties: lower index first), :math:`x` the first of them
     and :math:`n = (x - d_i)/\lVert x - d_i\rVert`. The negative set is the first
     ``k`` points :math:`d_j \in D_i` with :math:`n\cdot(d_j - d_i) > 0`, fewer if the
-    half-space holds fewer. :math:`x` itself is always among them.
+    half-space holds fewer. :math:`x` itself is always among them. Points of
+    another class at distance 0 (copies of :math:`d_i` with another label) are
+    left out: no hyperplane separates them from :math:`d_i`, and they would leave
+    :math:`n` undefined; if nothing else is left, the set is empty.
 
     Parameters
     ----------
@@ -64,6 +67,10 @@ def choose_negatives(X, y, k, D2=None):
     out = []
     for i in range(len(X)):
         other = np.flatnonzero(y != y[i])
+        other = other[D2[i, other] > 0]      # a copy of d_i with another label
+        if len(other) == 0:                  # cannot be separated from it
+            out.append(np.zeros(0, dtype=int))
+            continue
         order = other[np.argsort(D2[i, other], kind="stable")]
         n_dir = X[order[0]] - X[i]
         beyond = order[(X[order] - X[i]) @ n_dir > 0]
