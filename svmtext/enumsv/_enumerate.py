@@ -200,8 +200,8 @@ def enumerate_models(X, y, *, C=1.0, kernel="linear", k=None, gamma="scale", deg
     tol : float, default 1e-6
         SMO's tolerance on the gap :math:`m - M` of every subproblem.
         Objectives are exact to :attr:`EnumeratedModel.objective_error`, and the order is
-        non-increasing up to these errors: :math:`W_{t+1} \le W_t + \varepsilon_t +
-        \varepsilon_{t+1}`.
+        non-increasing up to these errors: :math:`W_{r+1} \le W_r + \varepsilon_r +
+        \varepsilon_{r+1}`.
     warm_start : bool, default True
         Start each child from its parent's solution with the removed multiplier
         redistributed (:meth:`Subproblems.warm_start`); ``False``: from zero.

@@ -4,15 +4,15 @@ r"""Top-K SVM models of German, Ionosphere and Sonar by EnumSV (book: :ref:`sec-
 
 Kanamori et al. (2019), section 5.1 (their Figures 1 and 2), as far as the text
 states it: linear kernel, a random train/test split, :math:`C` chosen by
-cross-validation, the top-:math:`K` models of distinct supports. What the extracted
+cross-validation, the top-:math:`k` models of distinct supports. What the extracted
 text lost is chosen here and stated in ``CONFIG``: a stratified 50/50 split with seed
 0, features standardised with the training statistics, 5-fold stratified
 cross-validation of :math:`C \in \{10^{-3}, \dots, 10\}` (scikit-learn's ``SVC``,
-accuracy), :math:`K = 100`.
+accuracy), :math:`k = 100`.
 
-Per data set and model :math:`k`: the dual objective :math:`W(\alpha^{(k)})` and its
+Per data set and model of rank :math:`r`: the dual objective :math:`W(\alpha^{(r)})` and its
 error bound, the test hinge loss :math:`\frac1m\sum_j \max(0, 1 - y_jf(x_j))`, the
-test error, the support size and the enumeration's own time up to model :math:`k`.
+test error, the support size and the enumeration's own time up to model :math:`r`.
 The same enumeration is then run with cold starts for the first ``cold_k`` models
 (the speed comparison); its objectives are recorded to check that both agree.
 """
