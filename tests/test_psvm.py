@@ -144,3 +144,15 @@ def test_coef_in_input_units():
     votes = clf.votes(X)
     assert votes.shape == (200, 2) and np.all(votes >= 0)
     assert clf.score(X, y) > 0.8
+
+
+def test_copies_with_another_label():
+    """A point duplicated with another label (noisy data) is left out of the
+    copy's negatives: CHOOSENEGATIVES stays defined and training goes through."""
+    X, y = make_isolated(120, random_state=0)
+    X = np.vstack([X, X[:3]])
+    y = np.r_[y, -y[:3]]
+    negs = choose_negatives(X, y, 5)
+    assert all(len(n) > 0 for n in negs)
+    assert all(not np.any(np.all(X[n] == X[i], axis=1)) for i, n in enumerate(negs))
+    PrototypeSVC(n_iter=2, random_state=0).fit(X, y)
