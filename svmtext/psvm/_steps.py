@@ -67,7 +67,7 @@ def choose_negatives(X, y, k, D2=None):
     out = []
     for i in range(len(X)):
         other = np.flatnonzero(y != y[i])
-        other = other[D2[i, other] > 0]      # a copy of d_i with another label
+        other = other[np.any(X[other] != X[i], axis=1)]   # copies of d_i
         if len(other) == 0:                  # cannot be separated from it
             out.append(np.zeros(0, dtype=int))
             continue
