@@ -12,9 +12,11 @@ T. Kanamori, S. Hara, M. Ishihata, H. Arimura, "Enumeration of distinct support
 vectors for interactive decision making", arXiv:1906.01876 (2019).
 """
 from ._brute import MAX_BRUTE_FORCE_N, brute_force_models
-from ._enumerate import EnumeratedModel, enumerate_models, enumerate_subproblems, prepare_problem
+from ._enumerate import (EnumeratedModel, enumerate_models, enumerate_subproblems,
+                         prepare_problem)
 from ._estimator import EnumSVC
 from ._subproblem import Subproblems, objective_error
 
-__all__ = ["enumerate_models", "enumerate_subproblems", "EnumeratedModel", "brute_force_models", "MAX_BRUTE_FORCE_N",
-           "EnumSVC", "Subproblems", "objective_error", "prepare_problem"]
+__all__ = ["enumerate_models", "enumerate_subproblems", "EnumeratedModel",
+           "brute_force_models", "MAX_BRUTE_FORCE_N", "EnumSVC", "Subproblems",
+           "objective_error", "prepare_problem"]

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 
-import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from ..base import BaseSVC
