@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments experiments-smoke lab notebooks fetch-data fresh-check clean assignments grade test-assignments
+.PHONY: help venv book test test-unit test-portable test-chapters experiments experiments-smoke lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -32,6 +32,7 @@ help:
 	@echo "make notebooks STUDENT=1  every chapter without its solutions in _build/student-notebooks"
 	@echo "make assignments  student notebooks + autograders (otter-grader) in _build/assignments"
 	@echo "make grade A=smo SUBMISSIONS=dir  grade a class's notebooks (CSV in dir)"
+	@echo "make test-pages  every built page in headless Chromium (after make book)"
 	@echo "make clean  remove _build and the vendored MathJax"
 
 $(STAMP): requirements.txt pyproject.toml
@@ -140,6 +141,11 @@ assignments: $(STAMP)
 
 grade: $(STAMP)
 	$(PY) assignments/make_assignments.py grade $(A) $(SUBMISSIONS) --out _build/assignments --jobs $(JOBS)
+
+# Every page of the built book in headless Chromium (after `make book`; needs chromium).
+test-pages: $(STAMP)
+	SVMTEXT_REQUIRE_PAGES=1 $(PY) -m pytest -n $(JOBS) -q tests/test_page_check.py \
+	    tests/test_pages_browser.py
 
 # The tests of the assignments' tests through the otter command line (slow: ~4 min).
 test-assignments: $(STAMP)

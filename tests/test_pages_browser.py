@@ -8,10 +8,12 @@ figures with caption, alt text and label (the categories of ``tools/check_pages.
 whose self-test on synthetic pages with each defect is tests/test_page_check.py).
 
 The test uses the built site; it does not build the book (``make book`` executes every
-chapter, several minutes). It is skipped, with the reason, when Chromium is missing,
-when no book is built, or when the build is older than a chapter's source; with
-``SVMTEXT_REQUIRE_PAGES=1`` (``.ci/run``, after ``make book``) each of these fails
-instead. ``SVMTEXT_HTML`` points at another built site (e.g. ``tools/build_one.sh``'s).
+chapter, several minutes). It runs with ``SVMTEXT_PAGES=1`` or ``SVMTEXT_REQUIRE_PAGES=1``
+(``make test-pages``, ``.ci/run`` after ``make book``), so that ``make test`` stays fast,
+and is skipped, with the reason, when Chromium is missing, when no book is built, or when
+the build is older than a chapter's source; with ``SVMTEXT_REQUIRE_PAGES=1`` each of
+these fails instead. ``SVMTEXT_HTML`` points at another built site (e.g.
+``tools/build_one.sh``'s).
 """
 from __future__ import annotations
 
@@ -34,7 +36,10 @@ CHROMIUM = any(shutil.which(n) for n in ("chromium", "chromium-browser", "google
 
 
 def _why_not() -> str | None:
-    """Why the pages cannot be checked (None: they can)."""
+    """Why the pages are not checked (None: they are)."""
+    if not (REQUIRED or os.environ.get("SVMTEXT_PAGES")):
+        return ("the page check runs after `make book` (make test-pages, .ci/run); "
+                "SVMTEXT_PAGES=1 runs it here")
     if not CHROMIUM:
         return "chromium not installed (apt-get install chromium); .ci/run installs it as root"
     if not (HTML / "index.html").is_file():
