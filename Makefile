@@ -137,7 +137,7 @@ endif
 # autograder per assignment in _build/assignments; each solution is graded against all its
 # tests. `make grade A=smo SUBMISSIONS=dir` grades every .ipynb of dir (otter run, no Docker).
 assignments: $(STAMP)
-	$(PY) assignments/make_assignments.py --out _build/assignments
+	$(PY) assignments/make_assignments.py --out _build/assignments --jobs $(JOBS)
 
 grade: $(STAMP)
 	$(PY) assignments/make_assignments.py grade $(A) $(SUBMISSIONS) --out _build/assignments --jobs $(JOBS)

@@ -253,18 +253,24 @@ def main(argv=None) -> int:
     ap.add_argument("names", nargs="*", help="assignments (default: all)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--no-run-tests", action="store_true")
+    ap.add_argument("--jobs", type=int, default=1, help="assignments generated at once")
     args = ap.parse_args(argv)
     names = args.names or list(masters())
     unknown = set(names) - set(masters())
     if unknown:
         ap.error(f"unknown assignment(s) {sorted(unknown)}; have {list(masters())}")
-    failed = []
-    for name in names:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(name):
         try:
             assign(name, args.out, run_tests=not args.no_run_tests, quiet=False)
+            return None
         except RuntimeError as exc:
-            print(exc, file=sys.stderr)
-            failed.append(name)
+            print(exc, file=sys.stderr, flush=True)
+            return name
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        failed = [n for n in pool.map(one, names) if n]
     missing = [c for c in CHAPTERS if c not in masters()]
     print(f"{len(names) - len(failed)} assignment(s) generated in {args.out}"
           + (f"; FAILED: {', '.join(failed)}" if failed else "")
