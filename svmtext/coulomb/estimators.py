@@ -238,20 +238,25 @@ class PSVC(_CoulombClassifier):
     r"""The p-SVM (``kappa=1``) and the :math:`\kappa`-p-SVM: minimise
     :math:`\tfrac12\lVert Pq + \phi\rVert^2` (book: :ref:`sec-coulomb-psvm`).
 
-    Needs no positive definite kernel (:func:`svmtext.coulomb.solve_p`).
+    Needs no positive definite kernel (:func:`svmtext.coulomb.solve_p`). ``solver``:
+    ``'qp'`` (interior point, the default: :math:`P^\top P` is often so badly
+    conditioned that SMO needs very many pair updates) or ``'smo'`` (stopping gap
+    ``tol``).
     """
 
     _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
                               "C": [Interval(Real, 0.0, None, closed="neither")],
-                              "kappa": _KAPPA, "beta": _BETA, "tol": _TOL}
+                              "kappa": _KAPPA, "beta": _BETA, "tol": _TOL,
+                              "solver": [StrOptions({"qp", "smo"})]}
 
-    def __init__(self, *, C=1.0, kappa=1.0, beta=1.0, tol=1e-3, kernel="rbf", degree=3,
-                 gamma="scale", coef0=0.0):
-        self.C, self.kappa, self.beta, self.tol = C, kappa, beta, tol
+    def __init__(self, *, C=1.0, kappa=1.0, beta=1.0, solver="qp", tol=1e-3, kernel="rbf",
+                 degree=3, gamma="scale", coef0=0.0):
+        self.C, self.kappa, self.beta, self.solver, self.tol = C, kappa, beta, solver, tol
         self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
 
     def _solve(self, X, y):
-        return solve_p(self._potentials(X, self.kappa), y, self.C, self.beta, tol=self.tol)
+        return solve_p(self._potentials(X, self.kappa), y, self.C, self.beta, tol=self.tol,
+                       solver=self.solver)
 
 
 class LPSVC(_CoulombClassifier):
