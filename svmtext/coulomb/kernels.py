@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
 import numpy as np
+from scipy.spatial.distance import pdist, squareform
 
 from ..kernels import squared_distances
 
@@ -47,7 +48,11 @@ __all__ = ["Coulomb", "Plummer", "Bridge", "nearest_sq_distances", "bridge_c0",
 def nearest_sq_distances(Y):
     r""":math:`r_j^2 = \min_{k \ne j,\ x_k \ne x_j}\lVert x_j - x_k\rVert^2`, the squared
     radius of conductor :math:`j` (duplicates are skipped; a lone point gets 1)."""
-    D = squared_distances(Y)
+    # differences, not the Gram identity: a point's distance to itself and to its
+    # copies is then exactly 0 (the identity leaves rounding residues ~1e-16 that would
+    # make a conductor its own nearest neighbour, P_jj = g(~0))
+    Y = np.asarray(Y, dtype=float)
+    D = squareform(pdist(Y, "sqeuclidean")) if len(Y) > 1 else np.zeros((len(Y), len(Y)))
     D[D <= 0] = np.inf
     r2 = D.min(axis=1) if len(D) else np.zeros(0)
     return np.where(np.isfinite(r2), r2, 1.0)
