@@ -3,8 +3,8 @@
 A grid experiment (data set x model x realisation x fold ...) is a list of *tasks*,
 each a JSON-able dict of keyword arguments of one function. :func:`run_tasks` runs
 the tasks that have no result yet through joblib and writes each result, as soon as
-it arrives, to its own file under ``<root>/.partial/<name>-<config hash>/`` (atomic
-rename), so an interrupted run resumes where it stopped: a rerun reads the finished
+it arrives, to its own file under ``<root>/.partial/<name>-<config hash>-<code hash>/``
+(atomic rename), so an interrupted run resumes where it stopped: a rerun reads the finished
 results and computes only the rest. When the experiment has written its cache it
 calls :func:`clear_partial`.
 
@@ -27,7 +27,8 @@ from pathlib import Path
 import joblib
 from tqdm.auto import tqdm
 
-from ._cache import RESULTS, _canonical, config_hash, write_json_atomic
+from ._cache import RESULTS, _canonical, config_hash, script_module, write_json_atomic
+from ._code import code_fingerprint
 
 __all__ = ["run_tasks", "task_key", "partial_dir", "clear_partial", "Interrupted",
            "BACKENDS"]
@@ -45,8 +46,15 @@ def task_key(task: dict) -> str:
 
 
 def partial_dir(name: str, config: dict, root: Path | None = None) -> Path:
-    """Where the finished tasks of ``name`` under ``config`` are kept until the cache is written."""
-    return Path(root or RESULTS) / ".partial" / f"{name}-{config_hash(config)}"
+    """Where the finished tasks of ``name`` under ``config`` are kept until the cache is written.
+
+    The folder is named by the configuration hash and, for an experiment script
+    ``svmtext.experiments.<name>``, by the fingerprint of the code it imports: a run
+    resumes only from results of the same configuration *and* the same code.
+    """
+    module = script_module(name)
+    code = f"-{code_fingerprint(module)['hash']}" if module else ""
+    return Path(root or RESULTS) / ".partial" / f"{name}-{config_hash(config)}{code}"
 
 
 def clear_partial(name: str, config: dict, root: Path | None = None) -> None:
