@@ -39,13 +39,18 @@ def test_smoke_run_measures_every_learner(tmp_path):
 def test_interrupted_run_resumes_from_finished_fits(tmp_path):
     cfg = dict(TINY, sizes=[200], repeats=1)
     with pytest.raises(scaling.Interrupted):
-        scaling.run(cfg, root=tmp_path, stop_after=3)      # cv + two fits
+        scaling.run(cfg, root=tmp_path, stop_after=4)      # cv + three fits
     done = sorted(p.name for p in scaling.partial_dir(cfg, tmp_path).glob("*.json"))
-    assert len(done) == 3 and "cv.json" in done
+    assert len(done) == 4 and "cv.json" in done
+    # the MNIST 4 vs 9 pair first, then n = 200 from LIBSVM on
+    assert "4v9-n300-libsvm-r0.json" in done and "n200-libsvm-r0.json" in done
     first = json.loads((scaling.partial_dir(cfg, tmp_path) / "n200-libsvm-r0.json").read_text())
     res = scaling.run(cfg, root=tmp_path)
     # the finished fit was reused, not rerun (its wall time is the stored one)
     assert res["rows"][0]["libsvm"]["times"] == [first["seconds"]]
+    # a run with another list of sizes reuses the fits of the sizes it shares
+    more = dict(cfg, sizes=[200, 300])
+    assert scaling.partial_dir(more, tmp_path) == scaling.partial_dir(cfg, tmp_path)
 
 
 def test_committed_cache_is_current_and_refuses_another_configuration(tmp_path):
