@@ -400,9 +400,18 @@ def run_task(dataset, noise, fold, method, config):
             import warnings
 
             from sklearn.exceptions import ConvergenceWarning
+            clf = _baseline(method, config, X.shape[1], n_classes)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
-                clf = _baseline(method, config, X.shape[1], n_classes).fit(Xtr, y[tr])
+                try:
+                    clf.fit(Xtr, y[tr])
+                except ValueError as exc:
+                    if "worse than random" not in str(exc):
+                        raise
+                    # Weka's AdaBoostM1 keeps its first classifier alone when
+                    # that one's weighted error is 1/2 or more
+                    clf = clf.estimator.fit(Xtr, y[tr])
+                    out["boosting_stopped_at_first_round"] = True
             out["accuracy"] = float(np.mean(clf.predict(Xte) == y[te]))
     out["seconds"] = time.perf_counter() - t0
     return out
