@@ -69,7 +69,7 @@ class GramColumns:
 
 
 class KernelColumns:
-    """Column provider that evaluates a kernel on data ``X``, a block at a time.
+    r"""Column provider that evaluates a kernel on data ``X``, a block at a time.
 
     Parameters
     ----------
