@@ -58,9 +58,10 @@ def _fit_all(X, ptr, idx, labels, C, tol, tau, max_iter, pairs):   # pragma: no 
         movable = np.ones(L, dtype=np.bool_)
         it = 0
         while True:
-            # in chunks: a multiplier that lands exactly on a bound through a
-            # free step keeps the status FREE, and WSS2 then repeats a pair that
-            # cannot move; between chunks such multipliers get their bound's status
+            # in chunks: should a multiplier land exactly on a bound through a
+            # free step with the status FREE (an earlier core did this), WSS2
+            # would repeat a pair that cannot move; between chunks multipliers on
+            # a bound get their bound's status
             chunk = min(_CHUNK, max_iter - it)
             step, gp = dense_loop(K, diag, y, alpha, g, status, movable, L, C, tol,
                                   tau, chunk, pairs)
