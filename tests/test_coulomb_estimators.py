@@ -79,3 +79,11 @@ def test_physics_kernels_work_inside_scikit_learn():
         np.testing.assert_array_equal(np.sort(ours.support_), np.sort(ref.support_))
         np.testing.assert_allclose(ours.decision_function(X), ref.decision_function(X),
                                    atol=1e-4 * np.abs(ref.decision_function(X)).max())
+
+
+def test_keyword_only_parameters_all_constrained():
+    import inspect
+    for cls in {type(e) for e in ESTIMATORS}:
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        assert all(p.kind is p.KEYWORD_ONLY for p in params), cls
+        assert set(cls._parameter_constraints) == {p.name for p in params}, cls
