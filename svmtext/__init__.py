@@ -5,7 +5,14 @@ The library behind the book: each chapter has one module (or small subpackage).
 * :mod:`svmtext.kernels`, :mod:`svmtext.qp`, :mod:`svmtext.kkt` -- the maximum-margin
   classifier, its dual and the KKT conditions (reference solvers);
 * :mod:`svmtext.smo` -- sequential minimal optimisation;
+* :mod:`svmtext.svr`, :mod:`svmtext.multiclass`, :mod:`svmtext.decomposition`,
+  :mod:`svmtext.hulls`, :mod:`svmtext.feature_map`, :mod:`svmtext.cover` -- SVMs in
+  practice (regression on the SMO solver, LIBSVM's vote, working sets, convex hulls,
+  feature maps, Cover's count);
 * :mod:`svmtext.eco` -- the ecological reading (Lotka--Volterra, EcoSVM, EcoSVDD);
+* :mod:`svmtext.coulomb` -- the electrostatic reading (Coulomb classifiers);
+* :mod:`svmtext.psvm` -- prototype SVMs;
+* :mod:`svmtext.enumsv` -- enumeration of the distinct SVM models (EnumSV);
 * :mod:`svmtext.datasets`, :mod:`svmtext.plotting`, :mod:`svmtext.experiments`.
 
 The subpackages, and with them numpy's heavier neighbours (scikit-learn, cvxopt, numba,
@@ -15,11 +22,16 @@ import importlib
 
 __version__ = "0.1.0"
 
-_SUBMODULES = ("datasets", "eco", "experiments", "kernels", "kkt", "plotting", "qp", "smo")
+_SUBMODULES = ("datasets", "eco", "experiments", "kernels", "kkt", "plotting", "qp", "smo",
+               "svr", "multiclass", "decomposition", "hulls", "feature_map", "cover",
+               "coulomb", "psvm", "enumsv")
 _NAMES = {"QPSVC": "qp", "SMOSVC": "smo", "smo_solve": "smo", "EcoSVC": "eco", "SVDD": "eco",
-          "EcoSVDD": "eco"}
-__all__ = ["datasets", "eco", "kernels", "kkt", "plotting", "qp", "smo",
-           "QPSVC", "SMOSVC", "EcoSVC", "SVDD", "EcoSVDD", "smo_solve", "__version__"]
+          "EcoSVDD": "eco", "SMOSVR": "svr", "PrototypeSVC": "psvm", "EnumSVC": "enumsv",
+          "enumerate_models": "enumsv"}
+__all__ = ["datasets", "eco", "kernels", "kkt", "plotting", "qp", "smo", "svr", "multiclass",
+           "decomposition", "hulls", "feature_map", "cover", "coulomb", "psvm", "enumsv",
+           "QPSVC", "SMOSVC", "EcoSVC", "SVDD", "EcoSVDD", "SMOSVR", "PrototypeSVC", "EnumSVC",
+           "smo_solve", "enumerate_models", "__version__"]
 
 
 def __getattr__(name):

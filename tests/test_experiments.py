@@ -131,7 +131,14 @@ def test_committed_cache_is_current(name):
 
 
 # experiments whose smoke run has a test of its own, with more checks
-DEDICATED_SMOKE_TESTS = {"mnist_eco": "tests/test_eco_experiments.py"}
+DEDICATED_SMOKE_TESTS = {
+    "mnist_eco": "tests/test_eco_experiments.py",
+    "svmguide": "tests/test_svmguide.py",
+    "coulomb_table1": "tests/test_coulomb_table1.py",
+    "psvm_tables": "tests/test_psvm_tables.py",
+    "enumsv_uci": "tests/test_enumsv_experiments.py",
+    "enumsv_compas": "tests/test_enumsv_experiments.py",
+}
 
 
 @pytest.mark.parametrize("name", [n for n in EXPERIMENTS if n not in DEDICATED_SMOKE_TESTS])
