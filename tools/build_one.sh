@@ -9,6 +9,7 @@ ch=${1%.md}
 name=$(basename "$ch")
 tmp=/tmp/svmtext-one-$name
 rm -rf "$tmp" && mkdir -p "$tmp/_vendor/mathjax"
+[ -d _vendor/mathjax ] && cp -r _vendor/mathjax/. "$tmp/_vendor/mathjax/"
 cp _config.yml "$tmp/"
 cp -r book "$tmp/book"
 printf 'format: jb-book\nroot: %s\nchapters:\n- file: book/references\n' "$ch" > "$tmp/_toc.yml"
