@@ -68,7 +68,8 @@ test-unit: $(STAMP)
 # this CPU lacks cannot run (illegal instruction) and is reported as skipped.
 CORETYPES ?= Prescott:pni Sandybridge:avx Haswell:avx2 SkylakeX:avx512f Zen:avx2
 PORTABLE_LOGS := _build/test-portable
-PORTABLE_ARGS := -m "not chapters" --ignore=tests/test_fresh_reader.py
+# scikit-learn's estimator checks (API conformance, ~1,700 cases) run once, in make test.
+PORTABLE_ARGS := -m "not chapters" --ignore=tests/test_fresh_reader.py -k "not sklearn_compatible"
 
 test-portable: $(STAMP)
 	@mkdir -p $(PORTABLE_LOGS); status=0; \
