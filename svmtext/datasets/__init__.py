@@ -18,6 +18,9 @@ load_ionosphere, load_sonar, load_german_numeric, load_glass, load_vehicle, load
     UCI benchmark sets.
 load_compas
     ProPublica's COMPAS recidivism data, with race as the sensitive attribute.
+load_svmguide
+    The three data sets of the LIBSVM guide (svmguide1/2/3), from LIBSVM's sparse
+    text format.
 
 Toy generators (:mod:`svmtext.datasets.toy`)
 ------------------------------------------
