@@ -17,7 +17,6 @@ import numpy as np
 
 from ..kkt import bias_from_gradient
 from ..kernels import rbf_kernel
-from ..smo import smo_dense
 
 __all__ = ["Community", "RowPrefetch"]
 
@@ -127,7 +126,7 @@ class Community:
         self._live[m:m + p] = True
         self._K[m:m + p, :m] = rows
         self._K[:m, m:m + p] = rows.T
-        self._K[m:m + p, m:m + p] = self.kernel(Xnew, Xnew)
+        self._K[m:m + p, m:m + p] = self.diag(Xnew) if p == 1 else self.kernel(Xnew, Xnew)
         self.m = m + p
 
     def set_alpha(self, alpha):
@@ -142,8 +141,10 @@ class Community:
     def reequilibrate(self, C, tol=1e-3):
         r"""The steady state: SMO on the stored species, warm-started at the current
         abundances and gradient (invaders at :math:`\alpha = 0`); extinct species never
-        move (:func:`~svmtext.smo.smo_dense`). Returns ``(n_iter, gap)``."""
-        return smo_dense(self._K, self._y, self._alpha, self._g, self._live, self.m, C, tol)
+        move (:func:`~svmtext.eco._compiled.steady_state`: the steps of
+        :func:`~svmtext.smo.smo_dense`, vectorised). Returns ``(n_iter, gap)``."""
+        from ._compiled import steady_state             # compiled on first use
+        return steady_state(self._K, self._y, self._alpha, self._g, self._live, self.m, C, tol)
 
     def bias(self, C):
         r"""The bias :math:`b` of the steady state from the live species' gradient
@@ -188,23 +189,27 @@ class RowPrefetch:
     stored species :math:`j`. Those values do not depend on the abundances, so
     the rows of the next ``block`` points are computed together (one matrix
     product instead of ``block`` matrix-vector products, reading the stored
-    points once); species that join later get their columns when a row is
-    read, and a deletion of stored rows starts a new block.
+    points once). A species that joins later gets its column for the rest of the
+    block at once (one matrix-vector product per invader, written into room kept
+    for it); a deletion of stored rows starts a new block.
     """
 
     def __init__(self, community, X, block=64):
         self.com, self.X, self.block = community, X, block
         self.lo = self.hi = 0
-        self.rows, self.m0, self.version = None, 0, -1
+        self.rows, self.filled, self.version = None, 0, -1
 
     def row(self, t):
-        """``K(x_t, x_j)`` for all stored species, shape ``(1, m)``."""
-        com = self.com
-        if not self.lo <= t < self.hi or com.version != self.version:
+        """``K(x_t, x_j)`` for all stored species, shape ``(1, m)`` (a view)."""
+        com, m = self.com, self.com.m
+        if (not self.lo <= t < self.hi or com.version != self.version
+                or m > self.rows.shape[1]):
             self.lo, self.hi = t, min(t + self.block, len(self.X))
-            self.rows = com.kernel_rows(self.X[self.lo:self.hi])
-            self.m0, self.version = com.m, com.version
-        r = self.rows[t - self.lo][None, :]
-        if com.m > self.m0:
-            r = np.hstack([r, com.kernel_rows(self.X[t], start=self.m0)])
-        return r
+            self.rows = np.empty((self.hi - self.lo, m + self.block))
+            self.rows[:, :m] = com.kernel_rows(self.X[self.lo:self.hi])
+            self.filled, self.version = m, com.version
+        elif m > self.filled:         # columns of the species that joined since
+            self.rows[t - self.lo:, self.filled:m] = com.kernel_rows(
+                self.X[t:self.hi], start=self.filled)
+            self.filled = m
+        return self.rows[t - self.lo, :m][None, :]

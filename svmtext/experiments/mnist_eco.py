@@ -42,6 +42,7 @@ from ..kkt import free_and_bounded
 from ..kernels import rbf_kernel
 from ._cache import write_cache
 from ._cli import run_from_command_line
+from ._memory import Meter
 
 NAME = "mnist_eco"
 
@@ -71,42 +72,6 @@ SMOKE_CONFIG = dict(CONFIG, n_train=500, n_test=200,
 
 
 # -- measuring --------------------------------------------------------------
-def _status_kb(key):
-    try:
-        with open("/proc/self/status") as fh:
-            for line in fh:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return None
-
-
-def _reset_peak():
-    try:
-        with open("/proc/self/clear_refs", "w") as fh:
-            fh.write("5")
-        return True
-    except OSError:
-        return False
-
-
-class _Meter:
-    """Wall time and peak resident memory above the start of a block (MB)."""
-
-    def __enter__(self):
-        self.ok = _reset_peak()
-        self.rss0 = _status_kb("VmRSS")
-        self.t0 = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc):
-        self.seconds = time.perf_counter() - self.t0
-        hwm = _status_kb("VmHWM")
-        self.peak_mb = (None if not (self.ok and hwm and self.rss0)
-                        else (hwm - self.rss0) / 1024)
-
-
 def _free_bounded(alpha, C, rtol):
     bounded = free_and_bounded(alpha, C, rtol * C)[1]     # every alpha here is > 0
     return int(np.sum(~bounded)), int(np.sum(bounded))
@@ -135,7 +100,7 @@ def _online_pass(clf, X, y, checkpoints, desc):
     """Stream ``X`` through ``clf`` by ``partial_fit``; snapshot at checkpoints."""
     snaps = []
     bounds = np.concatenate([[0], checkpoints])
-    with _Meter() as m:
+    with Meter() as m:
         for lo, hi in tqdm(list(zip(bounds[:-1], bounds[1:])), desc=desc):
             clf.partial_fit(X[lo:hi], y[lo:hi], classes=[-1, 1])
             snaps.append((int(hi), clf.support_.copy(),
@@ -203,7 +168,7 @@ def run(config=CONFIG, root=None):
            tol=cfg["smo_tol"]).fit(Xtr[:w], ytr[:w])
 
     # one batch fit
-    with _Meter() as mb:
+    with Meter() as mb:
         svc = SVC(kernel="rbf", gamma=gamma, C=C).fit(Xtr, ytr)
     alpha_b = np.abs(svc.dual_coef_[0])
     fb, bb = _free_bounded(alpha_b, C, cfg["bounded_rtol"])

@@ -1,0 +1,51 @@
+"""Peak resident memory of a block of code, from ``/proc/self`` (Linux).
+
+The kernel keeps the high-water mark of the resident set (``VmHWM`` in
+``/proc/self/status``); writing ``5`` to ``/proc/self/clear_refs`` resets it to the
+current resident size, so the peak of a block is ``VmHWM`` after it minus ``VmRSS``
+before it. Where ``/proc`` is missing the peak is reported as ``None``.
+"""
+from __future__ import annotations
+
+import time
+
+__all__ = ["status_kb", "reset_peak", "Meter"]
+
+
+def status_kb(key):
+    """The value in kB of ``key`` (``VmRSS``, ``VmHWM``) in ``/proc/self/status``, or None."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def reset_peak():
+    """Reset the high-water mark to the current resident size; False where unsupported."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+class Meter:
+    """Wall time (``seconds``) and peak resident memory above the start of a block
+    (``peak_mb``, MB; None where ``/proc`` cannot tell)."""
+
+    def __enter__(self):
+        self.ok = reset_peak()
+        self.rss0 = status_kb("VmRSS")
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self.t0
+        hwm = status_kb("VmHWM")
+        self.peak_mb = (None if not (self.ok and hwm and self.rss0)
+                        else (hwm - self.rss0) / 1024)
