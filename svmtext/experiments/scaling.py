@@ -44,12 +44,12 @@ import shutil
 import sys
 import time
 from multiprocessing import get_context
-from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from ._cache import RESULTS, config_hash, write_cache, write_json_atomic
+from . import _tasks
+from ._cache import write_cache, write_json_atomic
 from ._cli import run_from_command_line
 from ._memory import reset_peak, status_kb
 
@@ -221,10 +221,11 @@ def _cross_validate(config):
 # -- resumable bookkeeping -------------------------------------------------------------
 def partial_dir(config, root=None):
     """Where finished fits are kept until the cache is written. A fit does not depend on
-    the list of sizes, so the folder is keyed by the rest of the configuration: a run
-    with more (or fewer) sizes reuses the fits already measured."""
+    the list of sizes, so the folder is keyed by the rest of the configuration (and by
+    the code, :func:`svmtext.experiments._tasks.partial_dir`): a run with more (or
+    fewer) sizes reuses the fits already measured, never those of other code."""
     rest = {k: v for k, v in config.items() if k != "sizes"}
-    return Path(root or RESULTS) / ".partial" / f"{NAME}-{config_hash(rest)}"
+    return _tasks.partial_dir(NAME, rest, root)
 
 
 class _Store:
