@@ -1,5 +1,5 @@
 """How the cost of LIBSVM, SMOSVC (float32, float64) and one EcoSVC pass grows with n,
-on MNIST even vs odd digits, n = 1,000 ... 32,000 (and the EcoSVM pass against the
+on MNIST even vs odd digits, n = 1,000 ... 60,000 (and the EcoSVM pass against the
 batch fit on MNIST 4 vs 9).
 
 Usage: ``python benchmarks/scaling.py [--smoke]``. Writes

@@ -11,7 +11,8 @@ reference code corrected:
 3. *Re-equilibration* of :math:`S \cup \{x\}` after an invasion: SMO warm-started
    at :math:`(\alpha_S, 0)`, a feasible point, on the incrementally maintained
    Gram matrix :math:`K_{SS}` and gradient
-   (:class:`~svmtext.eco.community.Community`, :func:`~svmtext.smo.smo_dense`);
+   (:class:`~svmtext.eco.community.Community`, :func:`~svmtext.eco._compiled.steady_state`:
+   the steps of :func:`~svmtext.smo.smo_dense`, vectorised);
    the bias is averaged over *free* support vectors only (midpoint rule
    without one).
 4. *Forgetting*: a point that cannot invade is discarded, and species whose
