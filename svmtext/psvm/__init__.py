@@ -11,7 +11,7 @@ datasets", Williams College, 2013 (slides).
 """
 from ._estimator import PrototypeSVC, train_prototypes
 from ._linear import LinearSVMs, fit_linear_svms
-from ._steps import VOTES, choose_negatives, shift, vote
+from ._steps import VOTES, choose_negatives, predict_from_votes, shift, vote
 
 __all__ = ["PrototypeSVC", "train_prototypes", "fit_linear_svms", "LinearSVMs",
-           "choose_negatives", "shift", "vote", "VOTES"]
+           "choose_negatives", "shift", "vote", "predict_from_votes", "VOTES"]
