@@ -65,3 +65,47 @@ def test_prefetched_rows_follow_joins_and_deletions():
             com.append(X[np.arange(t + 1, t + 40, 9) % 200], np.ones(5), np.arange(5) + 1000)
         if t % 50 == 0:            # extinctions: rows deleted
             com.keep(np.arange(com.m) % 4 != 0)
+
+
+@pytest.mark.parametrize("seed, C", [(0, 0.1), (1, 1.0), (3, 1e-3)])
+def test_settle_is_steady_state_bias_and_extinction(seed, C):
+    """One re-equilibration: the same steps as :func:`steady_state`, the bias of
+    :func:`svmtext.kkt.bias_from_gradient` over the live species, and every live
+    species left at alpha = 0 marked extinct (and no other)."""
+    from svmtext.eco._compiled import settle
+    from svmtext.kkt import bias_from_gradient
+    K, y, C = _problem(seed, C=C)
+    m = len(y)
+    live = np.ones(m, bool)
+    live[::13] = False                     # already extinct: alpha = 0, never moves
+    ref = [np.zeros(m), y.copy(), live.copy()]
+    alpha, g = np.zeros(m), y.copy()
+    n_iter, gap, b, n_extinct = settle(K, y, alpha, g, live, m, C, 1e-4)
+    it_ref, gap_ref = steady_state(K, y, ref[0], ref[1], ref[2], m, C, 1e-4)
+    assert (n_iter, gap) == (it_ref, gap_ref) and gap < 1e-4
+    np.testing.assert_array_equal(alpha, ref[0])
+    b_ref = bias_from_gradient(ref[1][ref[2]], ref[0][ref[2]], y[ref[2]], C)
+    assert b == pytest.approx(b_ref, rel=1e-12, abs=1e-12)
+    dead = ref[2] & (ref[0] == 0)
+    assert n_extinct == dead.sum() > 0
+    np.testing.assert_array_equal(live, ref[2] & ~dead)
+
+
+def test_join_writes_rows_columns_and_gradient():
+    """Invaders joining at alpha = 0 (one, then three at once): the stored Gram
+    matrix is the kernel of all points, and the gradient the full
+    y - K (alpha * y)."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(30, 4))
+    y = np.where(rng.random(30) < 0.5, 1.0, -1.0)
+    gamma = 0.3
+    com = Community(lambda A, B: rbf_kernel(A, B, gamma=gamma),
+                    lambda A: np.ones(len(A)), 4, capacity=8, rbf_gamma=gamma)
+    com.append(X[:20], y[:20], np.arange(20))
+    com.set_alpha(np.where(np.arange(20) % 3 == 0, 0.0, 0.5))
+    com.append(X[20:21], y[20], 20)
+    com.append(X[21:24], y[21:24], np.arange(21, 24))
+    np.testing.assert_allclose(com.K, rbf_kernel(X[:24], gamma=gamma), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(com.g, y[:24] - com.K @ (com.alpha * y[:24]), rtol=0,
+                               atol=1e-12)
+    assert np.all(com.alpha[20:] == 0) and np.all(com.live)

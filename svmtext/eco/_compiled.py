@@ -34,10 +34,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kkt import alpha_status
-from ..smo._core import curvature, two_variable_step
+from ..smo._core import _in_low, _in_up, _status_of, curvature, two_variable_step
 
-__all__ = ["steady_state"]
+__all__ = ["steady_state", "settle", "join"]
 
 # error_model="numpy": a division by zero gives inf instead of raising, which removes a
 # test per element and lets the loops vectorise (the curvature is floored at tau > 0)
@@ -111,15 +110,18 @@ def _update(g, up, eta, K_i, K_j, g_up, m):
 
 @_jit
 def _set_offsets(y, status, movable, up, low, k):
-    up[k] = 0.0 if movable[k] and status[k] != y[k] else -np.inf
-    low[k] = 0.0 if movable[k] and status[k] != -y[k] else np.inf
+    up[k] = 0.0 if movable[k] and _in_up(y[k], status[k]) else -np.inf
+    low[k] = 0.0 if movable[k] and _in_low(y[k], status[k]) else np.inf
 
 
 @_jit
-def _loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter):
+def _loop(K, y, alpha, g, movable, m, C, tol, tau, max_iter):
+    d, status = np.empty(m), np.empty(m, dtype=np.int8)
     up, low = np.empty(m), np.empty(m)
     g_up, g_low, score = np.empty(m), np.empty(m), np.empty(m)
     for k in range(m):
+        d[k] = K[k, k]
+        status[k] = _status_of(alpha, k, C)
         _set_offsets(y, status, movable, up, low, k)
         g_up[k] = g[k] + up[k]
     g_max = _max(g_up, m)
@@ -144,6 +146,80 @@ def _loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter):
     return n_iter, gap
 
 
+@_jit
+def _live_bias(g, alpha, y, live, m, C):
+    r"""The bias of the live species, as :func:`svmtext.kkt.bias_from_gradient`: the
+    mean of :math:`-y_kG_k` over the free ones, else the midpoint of
+    :math:`[m(\alpha), M(\alpha)]` (a finite end alone if the other is infinite; 0 if
+    both are)."""
+    total, n_free = 0.0, 0
+    m_lo, M_hi = -np.inf, np.inf
+    for k in range(m):
+        if not live[k]:
+            continue
+        if 0.0 < alpha[k] < C:
+            total += g[k]
+            n_free += 1
+        s = _status_of(alpha, k, C)
+        if _in_up(y[k], s):
+            m_lo = max(m_lo, g[k])
+        if _in_low(y[k], s):
+            M_hi = min(M_hi, g[k])
+    if n_free:
+        return total / n_free
+    if np.isfinite(m_lo) and np.isfinite(M_hi):
+        return 0.5 * (m_lo + M_hi)
+    return m_lo if np.isfinite(m_lo) else M_hi if np.isfinite(M_hi) else 0.0
+
+
+@_jit
+def _extinctions(alpha, live, m):
+    r"""Live species at :math:`\alpha = 0` stop living; returns how many."""
+    n = 0
+    for k in range(m):
+        if live[k] and alpha[k] <= 0.0:
+            live[k] = False
+            alpha[k] = 0.0
+            n += 1
+    return n
+
+
+@_jit
+def settle(K, y, alpha, g, live, m, C, tol, tau=1e-12, max_iter=10_000_000):
+    r"""One re-equilibration of the community (book: :ref:`sec-eco-online`), in place:
+    the steady state of the live species (:func:`steady_state`), its bias
+    (:func:`~svmtext.kkt.bias_from_gradient` over the live species) and the
+    extinctions (live species left at :math:`\alpha = 0` are marked dead).
+
+    Returns ``(n_iter, gap, b, n_extinct)``.
+    """
+    n_iter, gap = _loop(K, y, alpha, g, live, m, C, tol, tau, max_iter)
+    b = _live_bias(g, alpha, y, live, m, C)
+    return n_iter, gap, b, _extinctions(alpha, live, m)
+
+
+@_jit
+def join(K, y, alpha, g, live, m, rows, y_new, K_new):
+    r"""Invaders join as species ``m, m+1, ...`` at :math:`\alpha = 0`, in place: their
+    kernel ``rows`` against the ``m`` stored species become rows and columns of ``K``
+    (``K_new`` their own block), and their gradient entries are
+    :math:`y - \sum_l \alpha_l y_l K(x, x_l)`. The buffers must have room for them."""
+    p = rows.shape[0]
+    for q in range(p):
+        s = 0.0
+        for k in range(m):
+            v = rows[q, k]
+            K[m + q, k] = v
+            K[k, m + q] = v
+            s += alpha[k] * y[k] * v
+        for r in range(p):
+            K[m + q, m + r] = K_new[q, r]
+        y[m + q] = y_new[q]
+        alpha[m + q] = 0.0
+        g[m + q] = y_new[q] - s
+        live[m + q] = True
+
+
 def steady_state(K, y, alpha, g, active, m, C, tol=1e-3, max_iter=10_000_000, *,
                  tau=1e-12):
     r"""Re-equilibrate the first ``m`` species of a dense Gram buffer, in place.
@@ -160,9 +236,5 @@ def steady_state(K, y, alpha, g, active, m, C, tol=1e-3, max_iter=10_000_000, *,
     gap : float
         :math:`m(\alpha) - M(\alpha)` at the end (below ``tol`` on success).
     """
-    m = int(m)
-    d = np.ascontiguousarray(np.diagonal(K)[:m])
-    status = alpha_status(alpha[:m], C, 0.0)
-    return _loop(K, d, y, alpha, g, status, active, m, float(C), float(tol), float(tau),
+    return _loop(K, y, alpha, g, active, int(m), float(C), float(tol), float(tau),
                  int(max_iter))
-

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kkt import bias_from_gradient
 from ..kernels import rbf_kernel
 
 __all__ = ["Community", "RowPrefetch"]
@@ -83,13 +82,14 @@ class Community:
     def K(self):
         return self._K[:self.m, :self.m]
 
-    def kernel_rows(self, Xnew, start=0):
-        """:math:`K(x, x_j)` for new points ``Xnew`` against members ``start:m``."""
+    def kernel_rows(self, Xnew, start=0, X_sq=None):
+        """:math:`K(x, x_j)` for new points ``Xnew`` against members ``start:m``
+        (``X_sq``: the squared norms of ``Xnew``, if known)."""
         Xnew = np.atleast_2d(Xnew)
         if self.rbf_gamma is None:
             return self.kernel(Xnew, self.X[start:])
         return rbf_kernel(Xnew, self.X[start:], gamma=self.rbf_gamma,
-                          Y_sq=self._sq[start:self.m])
+                          Y_sq=self._sq[start:self.m], X_sq=X_sq)
 
     def _grow(self, need):
         cap = len(self._y)
@@ -106,27 +106,27 @@ class Community:
         K[:m, :m] = self._K[:m, :m]
         self._K = K
 
-    def append(self, Xnew, ynew, idx, rows=None, alpha=0.0):
-        r"""Add invaders at abundance ``alpha`` (kernel ``rows`` if already known).
+    def append(self, Xnew, ynew, idx, rows=None):
+        r"""Add invaders at abundance :math:`\alpha = 0` (kernel ``rows`` against the
+        stored species if already known).
 
-        Their gradient is :math:`g = y - \sum_l \alpha_l y_l K(x, x_l)` from
-        ``rows``; with ``alpha > 0`` call :meth:`refresh_gradient` afterwards.
+        Their gradient is :math:`g = y - \sum_l \alpha_l y_l K(x, x_l)` from ``rows``
+        (:func:`~svmtext.eco._compiled.join`).
         """
+        from ._compiled import join                     # compiled on first use
         Xnew = np.atleast_2d(Xnew)
         p, m = len(Xnew), self.m
         if rows is None:
             rows = self.kernel_rows(Xnew)
         self._grow(m + p)
         self._X[m:m + p] = Xnew
-        self._y[m:m + p] = ynew
-        self._alpha[m:m + p] = alpha
         self._idx[m:m + p] = idx
-        self._g[m:m + p] = ynew - rows @ (self.alpha * self.y)
         self._sq[m:m + p] = np.einsum("ij,ij->i", Xnew, Xnew)
-        self._live[m:m + p] = True
-        self._K[m:m + p, :m] = rows
-        self._K[:m, m:m + p] = rows.T
-        self._K[m:m + p, m:m + p] = self.diag(Xnew) if p == 1 else self.kernel(Xnew, Xnew)
+        y_new = np.empty(p)
+        y_new[:] = ynew
+        K_new = self.diag(Xnew)[:, None] if p == 1 else self.kernel(Xnew, Xnew)
+        join(self._K, self._y, self._alpha, self._g, self._live, m,
+             np.asarray(rows, dtype=float), y_new, np.asarray(K_new, dtype=float))
         self.m = m + p
 
     def set_alpha(self, alpha):
@@ -142,23 +142,28 @@ class Community:
         r"""The steady state: SMO on the stored species, warm-started at the current
         abundances and gradient (invaders at :math:`\alpha = 0`); extinct species never
         move (:func:`~svmtext.eco._compiled.steady_state`: the steps of
-        :func:`~svmtext.smo.smo_dense`, vectorised). Returns ``(n_iter, gap)``."""
-        from ._compiled import steady_state             # compiled on first use
-        return steady_state(self._K, self._y, self._alpha, self._g, self._live, self.m, C, tol)
+        :func:`~svmtext.smo.smo_dense`, vectorised). Species left at :math:`\alpha = 0`
+        go extinct (:meth:`retire`).
 
-    def bias(self, C):
-        r"""The bias :math:`b` of the steady state from the live species' gradient
+        Returns ``(n_iter, gap, b)``, ``b`` the bias of the live species
         (:func:`~svmtext.kkt.bias_from_gradient`: the mean over free species, else the
-        midpoint of :math:`[m(\alpha), M(\alpha)]`)."""
-        live = self.live
-        return bias_from_gradient(self.g[live], self.alpha[live], self.y[live], C)
+        midpoint of :math:`[m(\alpha), M(\alpha)]`).
+        """
+        from ._compiled import settle                   # compiled on first use
+        n_iter, gap, b, n_extinct = settle(self._K, self._y, self._alpha, self._g,
+                                           self._live, self.m, float(C), float(tol))
+        self._count_dead(n_extinct)
+        return n_iter, gap, b
 
     def retire(self, dead):
         """Extinction: species where ``dead`` is true stop moving and are later removed."""
         dead = np.asarray(dead, dtype=bool) & self.live
         self._alpha[:self.m][dead] = 0.0
         self._live[:self.m][dead] = False
-        self.n_dead += int(dead.sum())
+        self._count_dead(int(dead.sum()))
+
+    def _count_dead(self, n):
+        self.n_dead += n
         if self.n_dead > max(16, self.m // 8):
             self.compact()
 
@@ -197,7 +202,7 @@ class RowPrefetch:
     def __init__(self, community, X, block=64):
         self.com, self.X, self.block = community, X, block
         self.lo = self.hi = 0
-        self.rows, self.filled, self.version = None, 0, -1
+        self.rows, self.sq, self.filled, self.version = None, None, 0, -1
 
     def row(self, t):
         """``K(x_t, x_j)`` for all stored species, shape ``(1, m)`` (a view)."""
@@ -205,11 +210,13 @@ class RowPrefetch:
         if (not self.lo <= t < self.hi or com.version != self.version
                 or m > self.rows.shape[1]):
             self.lo, self.hi = t, min(t + self.block, len(self.X))
+            Xb = self.X[self.lo:self.hi]
+            self.sq = np.einsum("ij,ij->i", Xb, Xb)
             self.rows = np.empty((self.hi - self.lo, m + self.block))
-            self.rows[:, :m] = com.kernel_rows(self.X[self.lo:self.hi])
+            self.rows[:, :m] = com.kernel_rows(Xb, X_sq=self.sq)
             self.filled, self.version = m, com.version
         elif m > self.filled:         # columns of the species that joined since
             self.rows[t - self.lo:, self.filled:m] = com.kernel_rows(
-                self.X[t:self.hi], start=self.filled)
+                self.X[t:self.hi], start=self.filled, X_sq=self.sq[t - self.lo:])
             self.filled = m
         return self.rows[t - self.lo, :m][None, :]

@@ -198,13 +198,11 @@ class EcoSVC(BaseSVC):
             self.b_ = float(b)
             return
         # warm start: the stored abundances and gradient (invaders at 0)
-        n_iter, gap = com.reequilibrate(self.C_, self.tol)
+        n_iter, gap, self.b_ = com.reequilibrate(self.C_, self.tol)
         self.n_reequilibration_steps_ += n_iter
         if not gap < self.tol:
             warnings.warn(f"re-equilibration stopped with gap {gap:.3g} >= tol",
                           ConvergenceWarning, stacklevel=2)
-        self.b_ = com.bias(self.C_)
-        com.retire(com.alpha <= 0)
 
     def _equilibrate_with(self, Xnew, ynew, idx, rows):
         self._community.append(Xnew, ynew, idx, rows=rows)

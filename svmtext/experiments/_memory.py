@@ -35,17 +35,19 @@ def reset_peak():
 
 
 class Meter:
-    """Wall time (``seconds``) and peak resident memory above the start of a block
-    (``peak_mb``, MB; None where ``/proc`` cannot tell)."""
+    """Wall time (``seconds``), CPU time of the process (``cpu_seconds``) and peak
+    resident memory above the start of a block (``peak_mb``, MB; None where ``/proc``
+    cannot tell)."""
 
     def __enter__(self):
         self.ok = reset_peak()
         self.rss0 = status_kb("VmRSS")
-        self.t0 = time.perf_counter()
+        self.t0, self.c0 = time.perf_counter(), time.process_time()
         return self
 
     def __exit__(self, *exc):
         self.seconds = time.perf_counter() - self.t0
+        self.cpu_seconds = time.process_time() - self.c0
         hwm = status_kb("VmHWM")
         self.peak_mb = (None if not (self.ok and hwm and self.rss0)
                         else (hwm - self.rss0) / 1024)

@@ -42,7 +42,6 @@ import os
 import resource
 import shutil
 import sys
-import time
 from multiprocessing import get_context
 
 import numpy as np
@@ -51,7 +50,7 @@ from tqdm.auto import tqdm
 from . import _tasks
 from ._cache import write_cache, write_json_atomic
 from ._cli import run_from_command_line
-from ._memory import reset_peak, status_kb
+from ._memory import Meter
 
 NAME = "scaling"
 
@@ -178,16 +177,11 @@ def fit_one(config, task):
     with threadpool_limits(config["blas_threads"]):
         clf = _make(learner, C, gamma, config)
         load0 = os.getloadavg()
-        ok = reset_peak()
-        rss0 = status_kb("VmRSS")
-        t0, c0 = time.perf_counter(), time.process_time()
-        clf.fit(X, y)
-        seconds = time.perf_counter() - t0
-        cpu = time.process_time() - c0
-        hwm = status_kb("VmHWM")
+        with Meter() as meter:
+            clf.fit(X, y)
         load1 = os.getloadavg()
-        out = {"seconds": seconds, "cpu_seconds": cpu,
-               "peak_mb": (hwm - rss0) / 1024 if ok and hwm and rss0 else None,
+        out = {"seconds": meter.seconds, "cpu_seconds": meter.cpu_seconds,
+               "peak_mb": meter.peak_mb,
                "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                "load_before": list(load0), "load_after": list(load1)}
         if task["summary"]:
