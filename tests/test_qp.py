@@ -1,7 +1,7 @@
 """The reference QP solvers (book: sec-qp, sec-dual-decision)."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
@@ -140,6 +140,9 @@ def feasible_alpha(rng, y, C):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(4, 14),
        C=st.floats(0.05, 20.0), kernel=st.sampled_from(["linear", "rbf"]))
+# an interior-point answer with one multiplier at 2e-7 that belongs at 0: its free
+# set must be read at a coarser threshold for the polish to reach zero gap
+@example(seed=237470, n=11, C=1.157102184136611, kernel="linear")
 def test_weak_duality_and_zero_gap(seed, n, C, kernel):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 2))
