@@ -99,3 +99,35 @@ def test_deferred_reequilibration_ends_at_a_steady_state():
     assert abs(lazy.score(X, y) - pure.score(X, y)) < 0.02
     with pytest.raises(ValueError, match="reequilibrate_every"):
         EcoSVC(reequilibrate_every=0).fit(X, y)
+
+
+def _kkt_gap(eco, gamma):
+    """SMO's stopping quantity m(alpha) - M(alpha) of the stored community."""
+    from svmtext.kernels import rbf_kernel
+    from svmtext.kkt import bias_interval
+    K = rbf_kernel(eco.support_vectors_, gamma=gamma)
+    yS = np.sign(eco.dual_coef_[0])
+    m, M = bias_interval(yS - K @ eco.dual_coef_[0], eco.alpha_, yS, eco.C_)
+    return m - M
+
+
+@pytest.mark.parametrize("stream", ["fit", "partial_fit"])
+def test_loose_pass_ends_at_tol(stream):
+    X, y = make_hypercube_sinusoidal(600, 2, random_state=3)
+    kw = {"gamma": 10.0, "C": 10.0, "tol": 1e-3}
+    pure = EcoSVC(**kw).fit(X, y)
+    loose = EcoSVC(pass_tol=1e-1, **kw)
+    if stream == "fit":
+        loose.fit(X, y)
+    else:
+        for part in np.array_split(np.arange(len(y)), 3):
+            loose.partial_fit(X[part], y[part], classes=[-1, 1])
+    # each call ends with a re-equilibration to tol: SMO's stopping rule holds
+    assert _kkt_gap(loose, 10.0) < kw["tol"]
+    assert _kkt_gap(pure, 10.0) < kw["tol"]
+    assert np.all(loose.alpha_ > 0)
+    # the stream's own re-equilibrations stopped earlier
+    assert loose.n_reequilibration_steps_ < pure.n_reequilibration_steps_
+    assert abs(loose.score(X, y) - pure.score(X, y)) < 0.02
+    with pytest.raises(ValueError, match="pass_tol"):
+        EcoSVC(pass_tol=0.0).fit(X, y)

@@ -28,10 +28,17 @@ def test_smoke_run_measures_every_learner(tmp_path):
             assert row[key]["objective_rel_diff"] < 1e-4
             assert row[key]["n_kernel_evals"] > 0
         # the online learner holds its support vectors and nothing else
-        assert row["eco"]["points_held"] == row["eco"]["n_support"]
-        assert row["eco"]["n_kernel_evals"] > 0 and lib["n_kernel_evals"] is None
+        for key in scaling.ECO:
+            assert row[key]["points_held"] == row[key]["n_support"]
+            assert row[key]["n_kernel_evals"] > 0
+        assert lib["n_kernel_evals"] is None
+        # the loose pass stops its stream's re-equilibrations earlier
+        assert row["eco_pass"]["n_iter"] < row["eco"]["n_iter"]
     assert set(res["slopes_all_n"]) == set(scaling.LEARNERS)
-    assert res["mnist_4v9"]["n"] == 300 and res["mnist_4v9"]["time_ratio"] > 0
+    m49 = res["mnist_4v9"]
+    assert m49["n"] == 300 and all(m49[k]["time_ratio"] > 0 for k in scaling.ECO)
+    assert m49["time_ratio"] == m49["eco"]["time_ratio"]
+    assert {f"{k}_4v9_ratio" for k in scaling.ECO} <= set(res["targets"])
     assert (tmp_path / "scaling.json").exists()
     assert not scaling.partial_dir(TINY, tmp_path).exists()     # removed once written
 
@@ -39,10 +46,10 @@ def test_smoke_run_measures_every_learner(tmp_path):
 def test_interrupted_run_resumes_from_finished_fits(tmp_path):
     cfg = dict(TINY, sizes=[200], repeats=1)
     with pytest.raises(scaling.Interrupted):
-        scaling.run(cfg, root=tmp_path, stop_after=4)      # cv + three fits
+        scaling.run(cfg, root=tmp_path, stop_after=5)      # cv + four fits
     done = sorted(p.name for p in scaling.partial_dir(cfg, tmp_path).glob("*.json"))
-    assert len(done) == 4 and "cv.json" in done
-    # the MNIST 4 vs 9 pair first, then n = 200 from LIBSVM on
+    assert len(done) == 5 and "cv.json" in done
+    # the three MNIST 4 vs 9 fits first, then n = 200 from LIBSVM on
     assert "4v9-n300-libsvm-r0.json" in done and "n200-libsvm-r0.json" in done
     first = json.loads((scaling.partial_dir(cfg, tmp_path) / "n200-libsvm-r0.json").read_text())
     res = scaling.run(cfg, root=tmp_path)

@@ -143,7 +143,7 @@ class Community:
         abundances and gradient (invaders at :math:`\alpha = 0`); extinct species never
         move (:func:`~svmtext.eco._compiled.steady_state`: the steps of
         :func:`~svmtext.smo.smo_dense`, vectorised). Species left at :math:`\alpha = 0`
-        go extinct (:meth:`retire`).
+        go extinct: they stop moving and their rows are deleted later (:meth:`compact`).
 
         Returns ``(n_iter, gap, b)``, ``b`` the bias of the live species
         (:func:`~svmtext.kkt.bias_from_gradient`: the mean over free species, else the
@@ -154,13 +154,6 @@ class Community:
                                            self._live, self.m, float(C), float(tol))
         self._count_dead(n_extinct)
         return n_iter, gap, b
-
-    def retire(self, dead):
-        """Extinction: species where ``dead`` is true stop moving and are later removed."""
-        dead = np.asarray(dead, dtype=bool) & self.live
-        self._alpha[:self.m][dead] = 0.0
-        self._live[:self.m][dead] = False
-        self._count_dead(int(dead.sum()))
 
     def _count_dead(self, n):
         self.n_dead += n

@@ -18,6 +18,12 @@ reference code corrected:
 4. *Forgetting*: a point that cannot invade is discarded, and species whose
    abundance falls to 0 go extinct (their rows are dropped).
 
+``pass_tol = t > tol`` settles each re-equilibration during the stream only to a KKT gap
+below ``t`` (an approximate steady state, as LASVM's online steps are) and the last one of
+every ``fit`` / ``partial_fit`` call to ``tol``: the invasion tests in between read a
+community within ``t`` of equilibrium, and the model returned meets the same stopping
+rule as a batch SMO fit.
+
 ``reequilibrate_every = k > 1`` defers the re-equilibration until ``k``
 invaders have joined (at :math:`\alpha = 0`): one SMO run absorbs several
 disturbances at once, and the points in between are tested against the last
@@ -84,6 +90,10 @@ class EcoSVC(BaseSVC):
         Size of the initial batch.
     tol : float, default=1e-3
         Stopping tolerance of the re-equilibration (SMO's KKT gap).
+    pass_tol : float or None, default=None
+        Stopping tolerance of the re-equilibrations during the stream (None: ``tol``,
+        the pure EcoSVM); the last re-equilibration of every ``fit`` /
+        ``partial_fit`` call still stops at ``tol``.
     invasion_threshold : float, default=0.0
         A point invades when its growth rate :math:`1 - y f(x)` exceeds this.
     buffer_size : int, default=0
@@ -131,6 +141,7 @@ class EcoSVC(BaseSVC):
         **BaseSVC._parameter_constraints,
         "n_start": [Interval(Integral, 0, None, closed="left")],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
+        "pass_tol": [Interval(Real, 0.0, None, closed="neither"), None],
         "invasion_threshold": [Interval(Real, None, None, closed="neither")],
         "buffer_size": [Interval(Integral, 0, None, closed="left")],
         "reequilibrate_every": [Interval(Integral, 1, None, closed="left")],
@@ -138,12 +149,14 @@ class EcoSVC(BaseSVC):
     }
 
     def __init__(self, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0,
-                 n_start=10, tol=1e-3, invasion_threshold=0.0, buffer_size=0,
+                 n_start=10, tol=1e-3, pass_tol=None, invasion_threshold=0.0,
+                 buffer_size=0,
                  reequilibrate_every=1, track_discards=False):
         super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma,
                          coef0=coef0)
         self.n_start = n_start
         self.tol = tol
+        self.pass_tol = pass_tol
         self.invasion_threshold = invasion_threshold
         self.buffer_size = buffer_size
         self.reequilibrate_every = reequilibrate_every
@@ -162,6 +175,7 @@ class EcoSVC(BaseSVC):
         self._buf_X, self._buf_y, self._buf_i = [], [], []
         self._initialised = False
         self._n_pending = 0
+        self._loose = False            # the last re-equilibration stopped at pass_tol
         self.b_ = 0.0
         self.n_seen_ = 0
         self.n_invasions_ = 0
@@ -187,7 +201,8 @@ class EcoSVC(BaseSVC):
         self._pending_X, self._pending_y = [], []
         self._initialised = True
 
-    def _equilibrate(self):
+    def _equilibrate(self, final=False):
+        """Re-equilibrate the community: to ``tol`` if ``final``, else to ``pass_tol``."""
         com = self._community
         self._n_pending = 0
         if not np.isfinite(self.C_):
@@ -197,10 +212,12 @@ class EcoSVC(BaseSVC):
             com.keep(alpha > 0)
             self.b_ = float(b)
             return
+        tol = self.tol if final or self.pass_tol is None else self.pass_tol
         # warm start: the stored abundances and gradient (invaders at 0)
-        n_iter, gap, self.b_ = com.reequilibrate(self.C_, self.tol)
+        n_iter, gap, self.b_ = com.reequilibrate(self.C_, tol)
+        self._loose = tol > self.tol
         self.n_reequilibration_steps_ += n_iter
-        if not gap < self.tol:
+        if not gap < tol:
             warnings.warn(f"re-equilibration stopped with gap {gap:.3g} >= tol",
                           ConvergenceWarning, stacklevel=2)
 
@@ -259,8 +276,8 @@ class EcoSVC(BaseSVC):
                     self._buf_i.append(i)
                     if len(self._buf_y) >= self.buffer_size:
                         self._retest_buffer()
-        if self._n_pending:
-            self._equilibrate()
+        if self._n_pending or self._loose:
+            self._equilibrate(final=True)
 
     def _publish(self, X):
         """Expose the community as scikit-learn's fitted attributes."""
