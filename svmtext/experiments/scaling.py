@@ -17,7 +17,9 @@ r"""How the solvers' cost grows with n: LIBSVM, SMO and the EcoSVM pass on MNIST
    ``gamma``, ``tol`` and cache size.
    Every fit runs in a fresh process (forked from the parent, which has loaded the
    data and paid the one-time costs by an untimed warm-up fit of each learner on a few
-   points), on one BLAS thread, one fit at a time; it reports
+   points), on one BLAS thread (the limit is set once, in the parent), one fit at a
+   time, with the clock started once the process is quiet (BLAS worker threads started
+   in it spin for about a tenth of a second before they sleep); it reports
    its wall time and CPU time (one thread: the CPU time is what the fit itself
    used, whatever else the machine runs), the peak resident memory above the resident size before the fit
    (``/proc/self/status``: the high-water mark is reset first) and the process's
@@ -45,9 +47,11 @@ import os
 import resource
 import shutil
 import sys
+import time
 from multiprocessing import get_context
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 from . import _tasks
@@ -163,16 +167,34 @@ def _summary(learner, clf, X, y, C, gamma, Xte, yte):
 def _warm_up(config, C, gamma):
     """Untimed fits of every learner on a few points: compiled code is loaded once,
     in the parent, before the fits are forked."""
-    from threadpoolctl import threadpool_limits
     X, y = _subset(config, config["warm_up"])
+    for learner in LEARNERS:
+        _make(learner, C, gamma, config).fit(X, y)
+
+
+def _quiet_blas(config, interval=0.02, timeout=2.0):
+    """Start the BLAS thread pools and wait until their workers sleep.
+
+    In a forked process the first change of a BLAS thread limit (as
+    :func:`~svmtext.smo.smo_solve` makes) starts OpenBLAS's worker threads, which
+    spin for about a tenth of a second before they sleep: inside a timed fit they
+    would take the machine's other core and count as the fit's CPU time. Returns
+    once the process uses under a tenth of a core over ``interval`` seconds."""
     with threadpool_limits(config["blas_threads"]):
-        for learner in LEARNERS:
-            _make(learner, C, gamma, config).fit(X, y)
+        pass
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        t, c = time.perf_counter(), time.process_time()
+        time.sleep(interval)
+        if time.process_time() - c < 0.1 * (time.perf_counter() - t):
+            return
 
 
 def fit_one(config, task):
-    """One timed fit (run in a fresh forked process when ``config['isolate']``)."""
-    from threadpoolctl import threadpool_limits
+    """One timed fit (run in a fresh forked process when ``config['isolate']``).
+
+    The BLAS thread limit is :func:`run`'s, set once in the parent and inherited; the
+    clock starts once the process is quiet (:func:`_quiet_blas`)."""
     learner, n, C, gamma = task["learner"], task["n"], task["C"], task["gamma"]
     if task.get("dataset") == "4v9":
         X, y = _four_nine("train")
@@ -181,35 +203,33 @@ def fit_one(config, task):
     else:
         X, y = _subset(config, n)
     X = np.ascontiguousarray(X)
-    with threadpool_limits(config["blas_threads"]):
-        clf = _make(learner, C, gamma, config)
-        load0 = os.getloadavg()
-        with Meter() as meter:
-            clf.fit(X, y)
-        load1 = os.getloadavg()
-        out = {"seconds": meter.seconds, "cpu_seconds": meter.cpu_seconds,
-               "peak_mb": meter.peak_mb,
-               "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-               "load_before": list(load0), "load_after": list(load1)}
-        if task["summary"]:
-            if task.get("dataset") == "4v9":
-                Xte, yte = _four_nine("test")
-            else:
-                Xte, yte = _even_odd("test", config["n_test"])
-            out.update(_summary(learner, clf, X, y, C, gamma, Xte, yte))
+    clf = _make(learner, C, gamma, config)
+    _quiet_blas(config)
+    load0 = os.getloadavg()
+    with Meter() as meter:
+        clf.fit(X, y)
+    load1 = os.getloadavg()
+    out = {"seconds": meter.seconds, "cpu_seconds": meter.cpu_seconds,
+           "peak_mb": meter.peak_mb,
+           "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+           "load_before": list(load0), "load_after": list(load1)}
+    if task["summary"]:
+        if task.get("dataset") == "4v9":
+            Xte, yte = _four_nine("test")
+        else:
+            Xte, yte = _even_odd("test", config["n_test"])
+        out.update(_summary(learner, clf, X, y, C, gamma, Xte, yte))
     return out
 
 
 def _cross_validate(config):
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
     from sklearn.svm import SVC
-    from threadpoolctl import threadpool_limits
     cv = config["cv"]
     X, y = _subset(config, cv["n"])
     folds = StratifiedKFold(cv["folds"], shuffle=True, random_state=cv["seed"])
     search = GridSearchCV(SVC(kernel="rbf", tol=config["tol"]), cv["grid"], cv=folds, n_jobs=1)
-    with threadpool_limits(config["blas_threads"]):
-        search.fit(X, y)
+    search.fit(X, y)
     table = [{"gamma": p["gamma"], "C": p["C"], "cv_accuracy": float(m)}
              for p, m in zip(search.cv_results_["params"], search.cv_results_["mean_test_score"])]
     return {"gamma": float(search.best_params_["gamma"]), "C": float(search.best_params_["C"]),
@@ -292,9 +312,8 @@ def _slope(ns, ts):
 
 
 def _measure_size(store, n, hp, config, bar):
-    """The four learners at size n: alternating repeats while a fit takes under a minute."""
+    """The five learners at size n: alternating repeats while a fit takes under a minute."""
     runs = {k: [] for k in LEARNERS}
-    first = {}
     for r in range(config["repeats"]):
         order = LEARNERS if r % 2 == 0 else LEARNERS[::-1]
         for learner in order:
@@ -303,33 +322,35 @@ def _measure_size(store, n, hp, config, bar):
             bar.set_postfix_str(f"n={n} {learner} run {r + 1}")
             out = store.fit(f"n{n}-{learner}-r{r}", task)
             runs[learner].append(out)
-            if r == 0:
-                first[learner] = out
             bar.update(1)
         if max(o["seconds"] for o in (runs[k][-1] for k in LEARNERS)) \
                 >= config["repeat_below_seconds"]:
             bar.update(len(LEARNERS) * (config["repeats"] - r - 1))
             break
-    row = {"n": n}
-    for learner in LEARNERS:
-        times = [o["seconds"] for o in runs[learner]]
-        cpus = [o["cpu_seconds"] for o in runs[learner]]
-        row[learner] = {**{k: v for k, v in first[learner].items()
-                           if k not in ("seconds", "cpu_seconds", "load_before",
-                                        "load_after")},
-                        "times": times, "median_time": _median(times),
-                        "cpu_times": cpus, "median_cpu": _median(cpus),
-                        "peak_mb_runs": [o["peak_mb"] for o in runs[learner]],
-                        "load": [o["load_before"][0] for o in runs[learner]]}
-    lib = row["libsvm"]
+    row = {"n": n, **{learner: _aggregate(runs[learner]) for learner in LEARNERS}}
     for learner in LEARNERS[1:]:
-        s = row[learner]
-        s["time_ratio"] = s["median_time"] / lib["median_time"]
-        s["cpu_ratio"] = s["median_cpu"] / lib["median_cpu"]
-        s["objective_rel_diff"] = (abs(s["dual_objective"] - lib["dual_objective"])
-                                   / abs(lib["dual_objective"]))
-        s["accuracy_gap_pp"] = 100 * (lib["test_accuracy"] - s["test_accuracy"])
+        _compare(row[learner], row["libsvm"])
     return row
+
+
+def _aggregate(rs):
+    """One learner's runs: the first run's summary, every run's times, their medians."""
+    times, cpus = [o["seconds"] for o in rs], [o["cpu_seconds"] for o in rs]
+    return {**{k: v for k, v in rs[0].items()
+               if k not in ("seconds", "cpu_seconds", "load_before", "load_after")},
+            "times": times, "median_time": _median(times),
+            "cpu_times": cpus, "median_cpu": _median(cpus),
+            "peak_mb_runs": [o["peak_mb"] for o in rs],
+            "load": [o["load_before"][0] for o in rs]}
+
+
+def _compare(s, ref):
+    """Add ``s``'s time and CPU ratios, objective and accuracy gaps to ``ref``, in place."""
+    s["time_ratio"] = s["median_time"] / ref["median_time"]
+    s["cpu_ratio"] = s["median_cpu"] / ref["median_cpu"]
+    s["objective_rel_diff"] = (abs(s["dual_objective"] - ref["dual_objective"])
+                               / abs(ref["dual_objective"]))
+    s["accuracy_gap_pp"] = 100 * (ref["test_accuracy"] - s["test_accuracy"])
 
 
 def _measure_4v9(store, config, bar):
@@ -344,24 +365,10 @@ def _measure_4v9(store, config, bar):
             bar.set_postfix_str(f"4 vs 9 {learner} run {r + 1}")
             runs[learner].append(store.fit(f"4v9-n{n}-{learner}-r{r}", task))
             bar.update(1)
-    out = {"n": n, "C": cfg["C"], "gamma": cfg["gamma"]}
-    for key, rs in runs.items():
-        out["batch" if key == "libsvm" else key] = {
-            **{k: v for k, v in rs[0].items()
-               if k not in ("seconds", "cpu_seconds", "load_before", "load_after")},
-            "times": [o["seconds"] for o in rs],
-            "median_time": _median([o["seconds"] for o in rs]),
-            "cpu_times": [o["cpu_seconds"] for o in rs],
-            "median_cpu": _median([o["cpu_seconds"] for o in rs]),
-            "load": [o["load_before"][0] for o in rs]}
-    batch = out["batch"]
+    out = {"n": n, "C": cfg["C"], "gamma": cfg["gamma"],
+           "batch": _aggregate(runs["libsvm"]), **{k: _aggregate(runs[k]) for k in ECO}}
     for key in ECO:
-        e = out[key]
-        e["time_ratio"] = e["median_time"] / batch["median_time"]
-        e["cpu_ratio"] = e["median_cpu"] / batch["median_cpu"]
-        e["accuracy_gap_pp"] = 100 * (batch["test_accuracy"] - e["test_accuracy"])
-    # the pure pass's, as the targets name them
-    out.update({k: out["eco"][k] for k in ("time_ratio", "cpu_ratio", "accuracy_gap_pp")})
+        _compare(out[key], out["batch"])
     return out
 
 
@@ -404,15 +411,17 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
     total = (len(config["sizes"]) * len(LEARNERS) * config["repeats"]
              + (1 + len(ECO)) * config["mnist_4v9"]["repeats"])
     store = _Store(config, root, stop_after)
-    hp = store.get("cv", lambda: _cross_validate(config))
-    _warm_up(config, hp["C"], hp["gamma"])
-    _even_odd("test", config["n_test"])       # loaded once, shared by the forked fits
-    _four_nine("train"), _four_nine("test")
     rows = []
-    with tqdm(total=total, desc="scaling: fits", unit="fit") as bar:
-        m49 = _measure_4v9(store, config, bar)
-        for n in config["sizes"]:
-            rows.append(_measure_size(store, n, hp, config, bar))
+    # one limit for the whole run, inherited by every forked fit (fit_one)
+    with threadpool_limits(config["blas_threads"]):
+        hp = store.get("cv", lambda: _cross_validate(config))
+        _warm_up(config, hp["C"], hp["gamma"])
+        _even_odd("test", config["n_test"])       # loaded once, shared by the forked fits
+        _four_nine("train"), _four_nine("test")
+        with tqdm(total=total, desc="scaling: fits", unit="fit") as bar:
+            m49 = _measure_4v9(store, config, bar)
+            for n in config["sizes"]:
+                rows.append(_measure_size(store, n, hp, config, bar))
     ns = [r["n"] for r in rows]
     slopes = {k: _slope(ns, [r[k]["median_time"] for r in rows]) for k in LEARNERS}
     slopes_cpu = {k: _slope(ns, [r[k]["median_cpu"] for r in rows]) for k in LEARNERS}
