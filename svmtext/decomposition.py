@@ -153,6 +153,8 @@ def decomposition_solve(K, y, C, q=2, *, tol=1e-3, max_iter=100_000):
         status[B] = alpha_status(new, C, 0.0)
         g -= KB @ (delta * yB)
         n_iter += 1
+    if not converged:                    # the gap of the returned multipliers
+        gap = select_working_set(g, y, status, q)[1]
     b = bias_from_gradient(g, alpha, y, C)
     W = float(0.5 * np.sum(alpha * (1.0 + y * g)))
     return DecompositionResult(alpha=alpha, b=b, dual_objective=W, gap=float(gap),
