@@ -9,6 +9,9 @@ Importing this module applies :func:`use_book_style`: figures that fit the book'
 column (about 676 px at a 1280 px window; matplotlib's inline dpi is 100, so at most
 :data:`COLUMN_WIDTH_IN` inches) with text of 9-10 pt, i.e. about 13 px on the page.
 :func:`column_subplots` sizes a grid of panels to the column.
+
+For the scaling figures, :func:`loglog_fit` fits a power law :math:`v \propto n^s` and
+:func:`plot_loglog_fit` draws the measurements with that line.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 __all__ = ["BOOK_RC", "COLUMN_WIDTH_IN", "FULL_WIDTH_IN", "column_subplots", "grid_2d",
-           "plot_data", "plot_decision_function", "plot_svm", "use_book_style"]
+           "loglog_fit", "plot_data", "plot_loglog_fit", "plot_decision_function", "plot_svm", "use_book_style"]
 
 CLASS_COLORS = ("tab:blue", "tab:red")   # y = -1, y = +1
 
@@ -73,6 +76,39 @@ def column_subplots(ncols=1, nrows=1, height=None, full_width=False, **kwargs):
     if height <= 0:
         raise ValueError(f"height must be positive; got {height}")
     return plt.subplots(int(nrows), int(ncols), figsize=(width, height), **kwargs)
+
+
+def loglog_fit(n, v):
+    r"""The least-squares line through :math:`(\log n, \log v)`,
+
+    .. math::
+
+        \log v \approx s \log n + c ,
+
+    so that :math:`v \propto n^s` (book: :ref:`sec-smo-scaling`,
+    :ref:`sec-eco-scaling`).
+
+    Returns
+    -------
+    s, c : float
+        Slope and intercept.
+    """
+    s, c = np.polyfit(np.log(n), np.log(v), 1)
+    return float(s), float(c)
+
+
+def plot_loglog_fit(ax, n, v, fit, fmt, label):
+    r"""Points :math:`(n, v)` on log-log axes and the line of :func:`loglog_fit`
+    over the points selected by the boolean mask ``fit``, drawn across them.
+
+    ``label`` is formatted with ``slope=s`` (e.g. ``"LIBSVM: {slope:.2f}"``).
+    Returns the slope :math:`s`.
+    """
+    n, v = np.asarray(n, dtype=float), np.asarray(v, dtype=float)
+    s, c = loglog_fit(n[fit], v[fit])
+    ax.loglog(n, v, fmt, label=label.format(slope=s))
+    ax.loglog(n[fit], np.exp(c) * n[fit] ** s, "k-", lw=0.6)
+    return s
 
 
 use_book_style()

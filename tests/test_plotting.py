@@ -58,3 +58,19 @@ def test_book_style_is_legible_at_column_width():
     plt.close(fig)
     with pytest.raises(ValueError, match="ncols"):
         column_subplots(0)
+
+
+def test_loglog_fit_recovers_a_power_law_and_draws_it():
+    from svmtext.plotting import column_subplots, loglog_fit, plot_loglog_fit
+    n = np.array([1e3, 2e3, 4e3, 8e3, 16e3])
+    v = 3e-7 * n ** 1.8
+    s, c = loglog_fit(n, v)
+    assert s == pytest.approx(1.8) and np.exp(c) == pytest.approx(3e-7)
+    fig, ax = column_subplots(1, 1)
+    fit = n >= 4e3
+    v_noisy = v * np.array([5.0, 2.0, 1.0, 1.0, 1.0])   # only the fitted points count
+    assert plot_loglog_fit(ax, n, v_noisy, fit, "o", "t: {slope:.2f}") == pytest.approx(1.8)
+    points, line = ax.get_lines()
+    assert points.get_label() == "t: 1.80" and len(line.get_xdata()) == 3
+    assert np.allclose(line.get_ydata(), v[fit])
+    plt.close(fig)
