@@ -142,7 +142,11 @@ def bound_tol(alpha, C=None):
     for the hard margin: the book's one rule for solutions that need not land exactly on
     a bound (interior point, ODE). Solvers that do land on bounds (SMO) use 0.
     """
-    C = np.inf if C is None else float(C)
+    C = np.inf if C is None else C
+    if np.ndim(C):              # per-sample bounds C_k
+        C = np.asarray(C, dtype=float)
+        return 1e-8 * np.maximum(1.0, np.where(np.isfinite(C), C, np.max(alpha, initial=1.0)))
+    C = float(C)
     return 1e-8 * max(1.0, C if np.isfinite(C) else float(np.max(alpha, initial=1.0)))
 
 
@@ -150,15 +154,19 @@ def alpha_status(alpha, C=None, tol=None):
     r"""``LOWER`` (-1), ``FREE`` (0) or ``UPPER`` (+1) for each :math:`\alpha_k`.
 
     ``LOWER`` when :math:`\alpha_k \le` ``tol``, ``UPPER`` when :math:`\alpha_k \ge C -`
-    ``tol``; ``tol`` defaults to :func:`bound_tol`. The index sets of the optimality
+    ``tol``; ``tol`` defaults to :func:`bound_tol`. ``C`` may be one number or an array
+    of per-sample bounds :math:`C_k`. The index sets of the optimality
     conditions follow from the status alone (:func:`in_up`, :func:`in_low`).
     """
     alpha = np.asarray(alpha, dtype=float)
-    C = np.inf if C is None else float(C)
+    C = np.inf if C is None else C
+    C = np.asarray(C, dtype=float) if np.ndim(C) else float(C)
     if tol is None:
         tol = bound_tol(alpha, C)
     status = np.where(alpha <= tol, LOWER, FREE).astype(np.int8)
-    if np.isfinite(C):
+    if np.ndim(C):
+        status[(alpha >= C - tol) & (alpha > tol) & np.isfinite(C)] = UPPER
+    elif np.isfinite(C):
         status[(alpha >= C - tol) & (alpha > tol)] = UPPER
     return status
 

@@ -187,3 +187,39 @@ def test_smosvc_matches_svc_predictions():
     assert clf.fit_info_["dual_objective"] == pytest.approx(sk_W, rel=1e-5)
     clf32 = SMOSVC(C=C, gamma=gamma, tol=TOL, dtype="float32").fit(X, y)
     assert clf32.fit_info_["dual_objective"] == pytest.approx(sk_W, rel=1e-5)
+
+
+@pytest.mark.parametrize("selection", RULES)
+def test_scalar_C_equals_the_array_of_it_bit_for_bit(selection):
+    X, y, C, gamma = _problem("banana")
+    K = rbf_kernel(X, gamma=gamma)
+    kw = dict(tol=1e-4, selection=selection, cache_size=0.2)
+    one = smo_solve(K, y, C, **kw)
+    per = smo_solve(K, y, np.full(len(y), C), **kw)
+    np.testing.assert_array_equal(one.alpha, per.alpha)
+    assert (one.b, one.n_iter, one.cache_misses) == (per.b, per.n_iter, per.cache_misses)
+
+
+def test_per_sample_C_matches_libsvm_class_weights():
+    X, y, C, gamma = _problem("heart")
+    w = {-1.0: 0.3, 1.0: 2.5}
+    C_k = C * np.where(y > 0, w[1.0], w[-1.0])
+    K = rbf_kernel(X, gamma=gamma)
+    res = smo_solve(K, y, C_k, tol=TOL)
+    assert res.converged and np.all(res.alpha <= C_k) and np.all(res.alpha >= 0)
+    assert np.any(res.alpha == C_k)          # some land exactly on their bound C_k
+    sk = SVC(C=C, gamma=gamma, tol=TOL, class_weight=w).fit(X, y)
+    v = sk.dual_coef_[0]
+    W_sk = dual_objective_from_coef(v, K[np.ix_(sk.support_, sk.support_)])
+    # both stop at a gap below TOL: the objectives agree to a few TOL relative
+    assert res.dual_objective == pytest.approx(W_sk, rel=10 * TOL)
+    assert res.b == pytest.approx(sk.intercept_[0], abs=10 * TOL)
+
+
+def test_per_sample_C_is_checked():
+    X, y, C, gamma = _problem("toy")
+    K = rbf_kernel(X, gamma=gamma)
+    for bad in (np.full(len(y) - 1, 1.0), np.r_[0.0, np.ones(len(y) - 1)],
+                np.r_[np.inf, np.ones(len(y) - 1)]):
+        with pytest.raises(ValueError, match="one per sample"):
+            smo_solve(K, y, bad)

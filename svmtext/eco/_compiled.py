@@ -136,7 +136,7 @@ def _loop(K, y, alpha, g, movable, m, C, tol, tau, max_iter):
             break
         j = _first(score, best, m)
         eta = two_variable_step(i, j, g, y, alpha, status,
-                                curvature(d[i], d[j], K[i, j], tau), C)
+                                curvature(d[i], d[j], K[i, j], tau), C, C)
         _set_offsets(y, status, movable, up, low, i)
         _set_offsets(y, status, movable, up, low, j)
         n_iter += 1

@@ -111,32 +111,33 @@ def _status_of(alpha, k, C):
 
 
 @_jit
-def two_variable_step(i, j, g, y, alpha, status, a, C):
+def two_variable_step(i, j, g, y, alpha, status, a, C_i, C_j):
     r"""Move :math:`\alpha_i \mathrel{+}= y_i\eta`, :math:`\alpha_j \mathrel{-}= y_j\eta`.
 
     The step length is :math:`\eta = \min\{(y_jG_j - y_iG_i)/a_{ij}, \text{room}_i,
     \text{room}_j\}` (``i`` in :math:`I_{up}`, ``j`` in :math:`I_{low}`,
-    :math:`-y_iG_i > -y_jG_j`); a multiplier stopped by the box lands exactly on its bound, and
-    the status of both is updated. Returns :math:`\eta` (the gradient is not touched:
-    :func:`update_gradient`).
+    :math:`-y_iG_i > -y_jG_j`) within the boxes :math:`0 \le \alpha_i \le C_i`,
+    :math:`0 \le \alpha_j \le C_j` (one ``C`` for all, or per-sample bounds); a multiplier
+    stopped by the box lands exactly on its bound, and the status of both is updated.
+    Returns :math:`\eta` (the gradient is not touched: :func:`update_gradient`).
     """
-    room_i = C - alpha[i] if y[i] > 0 else alpha[i]
-    room_j = alpha[j] if y[j] > 0 else C - alpha[j]
+    room_i = C_i - alpha[i] if y[i] > 0 else alpha[i]
+    room_j = alpha[j] if y[j] > 0 else C_j - alpha[j]
     eta = min((g[i] - g[j]) / a, room_i, room_j)
     if not eta > 0:
         return 0.0
     if eta == room_i:
-        alpha[i] = C if y[i] > 0 else 0.0
+        alpha[i] = C_i if y[i] > 0 else 0.0
         status[i] = UPPER if y[i] > 0 else LOWER
     else:
         alpha[i] += y[i] * eta
-        status[i] = _status_of(alpha, i, C)
+        status[i] = _status_of(alpha, i, C_i)
     if eta == room_j:
-        alpha[j] = 0.0 if y[j] > 0 else C
+        alpha[j] = 0.0 if y[j] > 0 else C_j
         status[j] = LOWER if y[j] > 0 else UPPER
     else:
         alpha[j] -= y[j] * eta
-        status[j] = _status_of(alpha, j, C)
+        status[j] = _status_of(alpha, j, C_j)
     return eta
 
 
@@ -174,7 +175,8 @@ def dense_loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter, pai
         gap = g_max - g_min
         if i < 0 or j < 0 or gap < tol:
             break
-        eta = two_variable_step(i, j, g, y, alpha, status, curvature(d[i], d[j], K[i, j], tau), C)
+        eta = two_variable_step(i, j, g, y, alpha, status, curvature(d[i], d[j], K[i, j], tau),
+                                C, C)
         if n_iter < len(pairs):
             pairs[n_iter, 0] = i
             pairs[n_iter, 1] = j

@@ -92,7 +92,7 @@ class SMOResult:
     converged: bool
     selection: str
     tol: float
-    C: float
+    C: float | np.ndarray
     cache_hits: int = 0
     cache_misses: int = 0
     n_shrink: int = 0
@@ -126,8 +126,10 @@ class _SMO:
     def __init__(self, provider, y, C, alpha, tol, tau, cache_size, rule, p=None):
         from . import _core              # compiled on first use
         self.core = _core
-        self.provider, self.C, self.tol, self.tau, self.rule = provider, float(C), tol, tau, rule
+        self.provider, self.C, self.tol, self.tau, self.rule = provider, C, tol, tau, rule
         n = self.n = len(y)
+        # the box of every multiplier: one C, or per-sample bounds C_k
+        self.C_full = np.full(n, C) if np.ndim(C) == 0 else C
         self.y_full, self.alpha_full = y, alpha
         # linear term p of -p^T alpha (default 1: the SVM dual); y p = -G at alpha = 0
         self.p_full = np.ones(n) if p is None else p
@@ -147,8 +149,10 @@ class _SMO:
             Kb = provider.block(everyone, cols)
             self.g_full -= Kb @ (alpha[cols] * y[cols])
             at_C = self.status_full[cols] == UPPER
-            if at_C.any():
+            if at_C.any() and np.ndim(C) == 0:
                 self.gbar -= C * (Kb[:, at_C] @ y[cols][at_C])
+            elif at_C.any():
+                self.gbar -= Kb[:, at_C] @ (C[cols][at_C] * y[cols][at_C])
         self.active = everyone
         self._bind_full()
         self.n_shrink = self.n_unshrink = 0
@@ -168,6 +172,7 @@ class _SMO:
     def _bind_full(self):
         self.g, self.alpha, self.y = self.g_full, self.alpha_full, self.y_full
         self.status, self.d, self.p = self.status_full, self.d_full, self.p_full
+        self.Cv = self.C_full
 
     def _write_back(self):
         if len(self.active) < self.n:
@@ -201,6 +206,7 @@ class _SMO:
         A = self.active
         self.g, self.alpha, self.status = self.g_full[A], self.alpha_full[A], self.status_full[A]
         self.y, self.d, self.p = self.y_full[A], self.d_full[A], self.p_full[A]
+        self.Cv = self.C_full[A]
         self.n_shrink += 1
 
     def unshrink(self):
@@ -208,7 +214,7 @@ class _SMO:
 
         For a set-aside :math:`k` (at a bound),
         :math:`-y_kG_k = y_k - y_k\bar G_k - \sum_{j\ \mathrm{free}} \alpha_j y_j K_{kj}` with
-        LIBSVM's :math:`\bar G_k = C\sum_{j: \alpha_j = C} y_k y_j K_{kj}` kept up to date
+        LIBSVM's :math:`\bar G_k = \sum_{j: \alpha_j = C_j} C_j y_k y_j K_{kj}` kept up to date
         throughout (the array ``gbar`` holds :math:`-y_k\bar G_k`).
         """
         if len(self.active) == self.n:
@@ -229,8 +235,8 @@ class _SMO:
 
     # -- the two-variable step -------------------------------------------------
     def _update_gbar(self, p, Kp, sign):
-        """``gbar -= sign * C y_p K[:, p]`` over all rows (p is a position in the active set)."""
-        coef = sign * self.C * self.y[p]
+        """``gbar -= sign * C_p y_p K[:, p]`` over all rows (p is a position in the active set)."""
+        coef = sign * self.Cv[p] * self.y[p]
         if len(self.active) == self.n:
             self.gbar -= coef * Kp
             return
@@ -257,7 +263,8 @@ class _SMO:
         a = self.core.curvature(self.d[p], self.d[q], Kp[q], self.tau)
         b = g[p] - g[q]
         was_C = status[p] == UPPER, status[q] == UPPER
-        eta = self.core.two_variable_step(p, q, g, y, self.alpha, status, a, self.C)
+        eta = self.core.two_variable_step(p, q, g, y, self.alpha, status, a, self.Cv[p],
+                                          self.Cv[q])
         if not eta > 0:
             return False
         self.W += eta * b - 0.5 * eta * eta * a
@@ -311,6 +318,17 @@ class _SMO:
         return n_iter, n_select, converged, hist
 
 
+def _check_box(C, n):
+    """One finite positive ``C`` (a float) or ``n`` of them (a float array)."""
+    if np.ndim(C) == 0:
+        return check_C(C, finite=True)
+    C = np.array(C, dtype=float).ravel()
+    if C.shape != (n,) or not np.all(np.isfinite(C)) or not np.all(C > 0):
+        raise ValueError(f"C must be a finite positive number or an array of {n} finite "
+                         f"positive numbers (one per sample); got shape {C.shape}")
+    return C
+
+
 def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
               selection="wss2", cache_size=200.0, shrinking=True, tau=1e-12,
               history=False, random_state=0, p=None) -> SMOResult:
@@ -335,10 +353,13 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         ``set_active(rows)``, ``active_columns(cols)`` and ``block(rows, cols)``, such as
         :class:`svmtext.smo.KernelColumns` (kernel columns computed on demand).
     y : (n,) array of -1/+1
-    C : float
-        Box constant (finite, positive).
+    C : float or (n,) array
+        Box constant (finite, positive), or per-sample upper bounds :math:`C_k`
+        (:math:`0 \le \alpha_k \le C_k`; LIBSVM's class weights are
+        :math:`C_k = C w_{y_k}`). A scalar gives bit for bit the result of the array
+        ``np.full(n, C)``.
     alpha0 : (n,) array, optional
-        Feasible warm start (:math:`0 \le \alpha_k \le C`, :math:`y^\top\alpha = 0`);
+        Feasible warm start (:math:`0 \le \alpha_k \le C_k`, :math:`y^\top\alpha = 0`);
         default zeros. ``ValueError`` if infeasible.
     tol : float, default 1e-3
         Stop when the gap :math:`m(\alpha) - M(\alpha)` is below ``tol`` (LIBSVM's eps).
@@ -381,7 +402,7 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     """
     provider = as_column_provider(K_or_provider)
     y = check_labels(y, provider.n)
-    C = check_C(C, finite=True)
+    C = _check_box(C, len(y))
     tol = check_tol(tol)
     alpha = np.zeros(len(y)) if alpha0 is None else check_warm_start(alpha0, y, C)
     if p is not None:
@@ -413,6 +434,6 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         alpha=alpha, b=b, rho=-b, objective=obj, dual_objective=-obj, gap=float(m - M),
         n_iter=n_iter, n_select=n_select,
         n_kernel_evals=int(provider.n_kernel_evals - evals0), converged=converged,
-        selection=rule.name, tol=tol, C=float(C), cache_hits=solver.cache.hits,
+        selection=rule.name, tol=tol, C=C, cache_hits=solver.cache.hits,
         cache_misses=solver.cache.misses, n_shrink=solver.n_shrink,
         n_unshrink=solver.n_unshrink, gradient=g, history=hist)
