@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments experiments-smoke lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages
+.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify experiments-smoke lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -27,6 +27,7 @@ help:
 	@echo "make fresh-check  make test + make book in a fresh clone without ../shared (local download mirror)"
 	@echo "make test-portable  unit tests under each OpenBLAS kernel set (OPENBLAS_CORETYPE)"
 	@echo "make experiments  rerun the cached experiments whose code or configuration changed"
+	@echo "make recertify  re-stamp the caches whose code moved but whose smoke results did not"
 	@echo "make lab    install JupyterLab + jupyterlab-myst (requirements-lab.txt) and open the book"
 	@echo "make notebooks  every chapter as .ipynb in _build/notebooks"
 	@echo "make notebooks STUDENT=1  every chapter without its solutions in _build/student-notebooks"
@@ -95,6 +96,10 @@ test-chapters: $(STAMP)
 # other svmtext code than the script imports now).
 experiments: $(STAMP)
 	$(PY) -m svmtext.experiments --stale
+
+# caches whose code moved: rerun each smoke configuration, re-stamp if its numbers did not move
+recertify: $(STAMP)
+	$(PY) -m svmtext.experiments --recertify
 
 experiments-smoke: $(STAMP)
 	$(PY) -m svmtext.experiments --smoke

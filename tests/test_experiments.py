@@ -9,7 +9,8 @@ import pytest
 
 from svmtext.experiments import EXPERIMENTS, _code
 from svmtext.experiments._cache import (
-    StaleCacheError, config_hash, load_cache, write_cache, write_json_atomic,
+    CorruptCacheError, StaleCacheError, config_hash, load_cache, results_hash, write_cache,
+    write_json_atomic,
 )
 from svmtext.experiments._code import changed_modules, code_fingerprint, module_closure
 
@@ -57,8 +58,10 @@ def package(tmp_path, monkeypatch):
 
 
 def test_closure_follows_imports_not_parent_packages(package):
+    """``from ..solver import fit`` reaches the module defining ``fit`` (re-exported by
+    the package's ``__init__``), not the package nor its sibling ``unused``."""
     assert module_closure("svmtext.experiments.demo") == [
-        "svmtext.experiments.demo", "svmtext.kernels", "svmtext.solver", "svmtext.solver._core"]
+        "svmtext.experiments.demo", "svmtext.kernels", "svmtext.solver._core"]
 
 
 def test_code_hash_follows_code_not_docstrings_or_comments(package):
@@ -170,9 +173,84 @@ def test_stale_option_reruns_exactly_the_stale_caches(package, tmp_path, monkeyp
     monkeypatch.setattr(cli, "RESULTS", tmp_path / "results")
     monkeypatch.setattr(_cache, "RESULTS", tmp_path / "results")
     assert cli.main([]) == 1 and "no cached results" in capsys.readouterr().out
-    assert cli.main(["--stale"]) == 0 and len(runs) == 1
-    assert cli.main(["--stale"]) == 0 and len(runs) == 1       # current: not rerun
+    full = [{"n": 10}]
+    assert cli.main(["--stale"]) == 0 and runs == full + [{"n": 2}]   # + its smoke record
+    assert cli.main(["--stale"]) == 0 and runs == full + [{"n": 2}]   # current: not rerun
     core = package / CORE
     core.write_text(core.read_text().replace("x + 1", "x + 3"))
     assert cli.main([]) == 1 and "svmtext.solver._core" in capsys.readouterr().out
-    assert cli.main(["--stale"]) == 0 and len(runs) == 2
+    assert cli.main(["--stale"]) == 0 and runs.count({"n": 10}) == 2
+
+
+def test_runtime_settings_leave_the_config_hash():
+    """``n_jobs`` and ``backend`` decide how fast, not what: at any depth."""
+    assert config_hash({"n": 1, "n_jobs": 2}) == config_hash({"n": 1, "n_jobs": 8}) == \
+        config_hash({"n": 1})
+    assert config_hash({"a": {"backend": "dask", "C": 1.0}}) == config_hash({"a": {"C": 1.0}})
+    assert config_hash({"a": {"C": 1.0}}) != config_hash({"a": {"C": 2.0}})
+
+
+def test_edited_or_truncated_cache_is_refused(tmp_path):
+    path = write_cache("demo", {"n": 10}, {"accuracy": 0.9, "n_sv": [3, 4]}, root=tmp_path)
+    assert load_cache("demo", {"n": 10}, root=tmp_path)["results_hash"] == \
+        results_hash({"accuracy": 0.9, "n_sv": [3, 4]})
+    text = path.read_text()
+    path.write_text(text.replace("0.9", "0.95"))
+    for cfg in ({"n": 10}, None):
+        with pytest.raises(CorruptCacheError, match=rf"{path}.*edited.*python -m svmtext\.experiments\.demo"):
+            load_cache("demo", cfg, root=tmp_path)
+    path.write_text(text[: len(text) // 2])
+    with pytest.raises(CorruptCacheError, match=rf"{path} is not a whole JSON file.*"
+                       r"python -m svmtext\.experiments\.demo"):
+        load_cache("demo", root=tmp_path)
+
+
+def test_recertify_restamps_a_refactor_and_refuses_a_numerical_change(package, tmp_path,
+                                                                      monkeypatch):
+    """The code moved: the smoke configuration reruns; equal numbers (floats within the
+    stated tolerance, integers exactly) re-stamp the cache, moved numbers do not."""
+    import sys
+    import types
+
+    from svmtext.experiments import _recertify
+
+    step = {"value": 1.0}
+
+    def run(config, root=None):
+        x = step["value"] * config["n"]
+        results = {"objective": x / 3, "n_iter": int(x), "support": [0, 2], "seconds": 0.1 * x}
+        return write_cache("demo", config, results, root=root)
+
+    demo = types.SimpleNamespace(CONFIG={"n": 10}, SMOKE_CONFIG={"n": 2}, run=run,
+                                 SMOKE_TOLERANCE={"rtol": 1e-9, "why": "test"})
+    monkeypatch.setitem(sys.modules, "svmtext.experiments.demo", demo)
+    results = tmp_path / "results"
+    run(demo.CONFIG, root=results)
+    payload = load_cache("demo", demo.CONFIG, root=results)
+    assert payload["smoke"]["results"] == {"objective": 2 / 3, "n_iter": 2, "support": [0, 2]}
+    assert _recertify.recertify("demo", results) == (True, "demo: current")
+    core = package / CORE
+    core.write_text(core.read_text().replace("return x + 1", "y = x\n    return y + 1"))
+    with pytest.raises(StaleCacheError):
+        load_cache("demo", demo.CONFIG, root=results)
+    step["value"] = 1.0 + 1e-12                                   # summation order: within rtol
+    ok, message = _recertify.recertify("demo", results)
+    assert ok and "recertified" in message and "svmtext.solver._core" in message
+    load_cache("demo", demo.CONFIG, root=results)                 # current again
+    assert load_cache("demo", root=results)["recertified"][0]["changed"] == ["svmtext.solver._core"]
+    core.write_text(core.read_text().replace("y + 1", "y + 2"))
+    step["value"] = 1.5                                           # a numerical change
+    ok, message = _recertify.recertify("demo", results)
+    assert not ok and "STALE" in message and "n_iter: 3, recorded 2" in message
+    with pytest.raises(StaleCacheError):
+        load_cache("demo", demo.CONFIG, root=results)
+
+
+def test_measurements_are_not_compared():
+    from svmtext.experiments._recertify import compare, is_measurement, strip_measurements
+    assert all(is_measurement(k) for k in ["median_time", "peak_mb", "cpu_ratio", "seconds",
+                                           "slopes_all_n", "timing_seconds", "load"])
+    assert not any(is_measurement(k) for k in ["n_iter", "dual_objective", "accuracy_gap_pp"])
+    assert strip_measurements({"rows": [{"n_sv": 3, "times": [1.0]}]}) == {"rows": [{"n_sv": 3}]}
+    assert compare({"a": [1, 2.0]}, {"a": [1, 2.0 + 1e-12]}, 1e-9, 0) == []
+    assert compare({"a": 1}, {"a": 1.0}, 1e-9, 0) == ["a: 1.0, recorded 1"]

@@ -12,9 +12,17 @@ Rules of the closure:
 * ``import svmtext.a.b`` and ``from svmtext.a import b`` (``b`` a submodule) reach
   ``svmtext.a.b`` only: the ``__init__`` of a parent package counts only when the
   package itself is imported (``import svmtext``, ``from svmtext.a import f`` with
-  ``f`` not a submodule);
+  ``f`` defined in the ``__init__``); a name the ``__init__`` re-exports
+  (``from ._mnist import load_mnist``) reaches the module that defines it;
 * imports anywhere in a module count, also those inside functions;
 * modules outside ``svmtext`` (numpy, scikit-learn, ...) are not followed.
+
+Only the modules that decide the numbers enter the fingerprint: solvers, estimators,
+kernels, the data parsers and the data registry (whose checksums pin the bytes a
+parser reads), and the experiment script itself. The machinery in :data:`MACHINERY`
+-- downloading, caching, the command line, the task runner, memory probes, display,
+numba's cache location -- is followed through (what it imports still counts) but not
+hashed, so moving a helper or fixing the cache code leaves every cache current.
 """
 from __future__ import annotations
 
@@ -25,7 +33,19 @@ from pathlib import Path
 PACKAGE = "svmtext"
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
-__all__ = ["module_file", "imported_modules", "module_closure", "module_hash",
+# modules that cannot change a number of any result: downloads and their assembly,
+# the cache and task machinery, the command lines, memory probes, display, numba's
+# cache location (names that do not exist yet are harmless)
+MACHINERY = frozenset({
+    "svmtext.experiments", "svmtext.experiments.__main__", "svmtext.experiments._cache",
+    "svmtext.experiments._cli", "svmtext.experiments._code", "svmtext.experiments._memory",
+    "svmtext.experiments._recertify", "svmtext.experiments._tasks",
+    "svmtext.datasets.__main__", "svmtext.datasets._download", "svmtext.datasets._fetch",
+    "svmtext.datasets._ida", "svmtext._memory", "svmtext._numba", "svmtext.display",
+    "svmtext.plotting",
+})
+
+__all__ = ["MACHINERY", "module_file", "imported_modules", "module_closure", "module_hash",
            "code_fingerprint", "changed_modules"]
 
 
@@ -76,9 +96,40 @@ def imported_modules(module: str, package_dir: Path | None = None) -> set[str]:
             if base.split(".")[0] != PACKAGE:
                 continue
             for alias in node.names:
-                sub = f"{base}.{alias.name}"
-                found.add(sub if module_file(sub, package_dir) else base)
+                found.add(_provider(base, alias.name, package_dir))
     return {m for m in found if module_file(m, package_dir) is not None}
+
+
+def _relative_base(package: str, node: ast.ImportFrom) -> str:
+    parts = package.split(".")
+    base = ".".join(parts[:len(parts) - (node.level - 1)]) if node.level else ""
+    if node.module:
+        base = f"{base}.{node.module}" if base else node.module
+    return base
+
+
+def _provider(base: str, name: str, package_dir: Path | None, depth: int = 0) -> str:
+    """The module that ``from base import name`` takes ``name`` from.
+
+    A submodule ``base.name`` is itself; a name that the package ``base`` re-exports
+    (``from ._mnist import load_mnist`` in its ``__init__``) is the module defining it,
+    so a script that reads one loader of a package does not depend on its siblings;
+    anything else is ``base``.
+    """
+    sub = f"{base}.{name}"
+    if module_file(sub, package_dir) is not None:
+        return sub
+    if depth > 8 or not _is_package(base, package_dir):
+        return base
+    for node in _read(base, package_dir).body:
+        if isinstance(node, ast.ImportFrom):
+            source = _relative_base(base, node)
+            if source.split(".")[0] != PACKAGE:
+                continue
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    return _provider(source, alias.name, package_dir, depth + 1)
+    return base
 
 
 def module_closure(module: str, package_dir: Path | None = None) -> list[str]:
@@ -129,8 +180,10 @@ def module_hash(module: str, package_dir: Path | None = None) -> str:
 
 
 def code_fingerprint(module: str, package_dir: Path | None = None) -> dict:
-    """``{"hash": ..., "modules": {name: hash}}`` for ``module`` and its closure."""
-    modules = {m: module_hash(m, package_dir) for m in module_closure(module, package_dir)}
+    """``{"hash": ..., "modules": {name: hash}}`` for ``module`` and its closure,
+    the :data:`MACHINERY` left out."""
+    modules = {m: module_hash(m, package_dir) for m in module_closure(module, package_dir)
+               if m not in MACHINERY}
     joined = "\n".join(f"{m} {h}" for m, h in sorted(modules.items()))
     return {"hash": hashlib.sha256(joined.encode()).hexdigest()[:16], "modules": modules}
 
