@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify experiments-smoke lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages
+.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify experiments-smoke lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -32,7 +32,8 @@ help:
 	@echo "make notebooks  every chapter as .ipynb in _build/notebooks"
 	@echo "make notebooks STUDENT=1  every chapter without its solutions in _build/student-notebooks"
 	@echo "make assignments  student notebooks + autograders (otter-grader) in _build/assignments"
-	@echo "make grade A=smo SUBMISSIONS=dir  grade a class's notebooks (CSV in dir)"
+	@echo "make grade A=smo SUBMISSIONS=dir  grade a class's notebooks (CSV in dir; TIMEOUT=300 ROSTER=csv SANDBOX=1)"
+	@echo "make wheel  the svmtext wheel students install (_build/wheel)"
 	@echo "make test-pages  every built page in headless Chromium (after make book)"
 	@echo "make clean  remove _build and the vendored MathJax"
 
@@ -145,8 +146,22 @@ endif
 assignments: $(STAMP)
 	$(PY) assignments/make_assignments.py --out _build/assignments --jobs $(JOBS)
 
+# TIMEOUT: seconds per submission (a hang scores 0, "timed out"); ROSTER=roster.csv adds
+# student IDs and Canvas/Moodle import files; SANDBOX=1: no network, memory limit.
+TIMEOUT ?= 300
 grade: $(STAMP)
-	$(PY) assignments/make_assignments.py grade $(A) $(SUBMISSIONS) --out _build/assignments --jobs $(JOBS)
+	$(PY) assignments/make_assignments.py grade $(A) $(SUBMISSIONS) --out _build/assignments \
+	    --jobs $(JOBS) --timeout $(TIMEOUT) $(if $(ROSTER),--roster $(ROSTER)) $(if $(SANDBOX),--sandbox)
+
+# The autograder zip of assignment A unzipped into a fresh venv (its own svmtext wheel
+# and otter-grader from the package index), grading A's solution there.
+check-zip: $(STAMP)
+	$(PY) assignments/check_zip.py $$(ls _build/assignments/$(A)/autograder/$(A)-autograder_*.zip | tail -n 1) \
+	    _build/assignments/$(A)/autograder/$(A).ipynb
+
+# What students install: a svmtext wheel (the package only, no assignment or solution).
+wheel: $(STAMP)
+	$(PY) -c "import sys; sys.path.insert(0, 'assignments'); import make_assignments as m; print(m.build_wheel('_build/wheel'))"
 
 # Every page of the built book in headless Chromium (after `make book`; needs chromium).
 test-pages: $(STAMP)

@@ -9,26 +9,26 @@ see the instructor's page ``book/instructor.md``). This script only drives otter
     python assignments/make_assignments.py                      # every assignment -> _build/assignments
     python assignments/make_assignments.py smo ecology          # some of them
     python assignments/make_assignments.py --no-run-tests       # skip grading the solutions
-    python assignments/make_assignments.py grade smo SUBMISSIONS/ [--csv grades.csv] [--jobs 2]
+    python assignments/make_assignments.py grade smo SUBMISSIONS/ [--timeout 300] [--roster r.csv]
 
 For each assignment ``otter assign`` writes ``<out>/<name>/student/<name>.ipynb`` (solutions
 and hidden tests removed, visible tests kept in the notebook's metadata) and
 ``<out>/<name>/autograder/`` (the solution notebook and ``<name>-autograder_*.zip`` with
 every test), and grades the solution notebook against all tests: a solution that fails
-one of its own tests stops the build. ``grade`` runs ``otter run`` (no Docker) on every
-``*.ipynb`` in a folder and writes one CSV row per submission and a feedback file each
-(the messages of the tests).
+one of its own tests stops the build. ``grade`` (``grading.py``) runs ``otter run`` on
+every ``*.ipynb`` of a folder, each in its own process with a time limit, and writes
+one CSV row per submission as it goes and a feedback file each.
 """
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -75,7 +75,7 @@ def to_ipynb(md: Path, dest: Path) -> Path:
 
 
 def assign(name: str, out: Path = OUT, run_tests: bool = True, quiet: bool = True,
-           in_process: bool = False) -> Path:
+           in_process: bool = False, wheel: Path | None = None) -> Path:
     """``otter assign`` one assignment into ``out/<name>``; returns that folder.
 
     With ``run_tests`` otter grades the solution notebook against every test and the
@@ -103,9 +103,49 @@ def assign(name: str, out: Path = OUT, run_tests: bool = True, quiet: bool = Tru
         log = "\n".join(l for l in (res.stdout + res.stderr).splitlines()
                         if "running over TCP" not in l)
         raise RuntimeError(f"otter assign failed for {name}:\n{log[-6000:]}")
+    if wheel is not None:
+        bundle_wheel(autograder_zip(dest), wheel)
     if not quiet:
         print(f"{name}: {student_notebook(dest)}  {autograder_zip(dest)}")
     return dest
+
+
+AUTOGRADER_DIR = "/autograder/source"     # where Gradescope and `otter grade` unzip it
+
+
+def build_wheel(dest: Path) -> Path:
+    """A wheel of svmtext (the package only: no assignment, no test) in ``dest``."""
+    dest = Path(dest)
+    shutil.rmtree(dest, ignore_errors=True)
+    res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
+                          "--wheel-dir", str(dest), str(ROOT)], capture_output=True, text=True)
+    wheels = sorted(dest.glob("svmtext-*.whl"))
+    if res.returncode != 0 or not wheels:
+        raise RuntimeError(f"pip wheel failed:\n{(res.stdout + res.stderr)[-3000:]}")
+    return wheels[-1]
+
+
+def bundle_wheel(zip_path: Path, wheel: Path) -> Path:
+    """Make the autograder zip self-contained: ``files/<svmtext wheel>`` inside, and the
+    wheel added to the pip dependencies of its ``environment.yml`` (which its
+    ``setup.sh`` installs, on Gradescope and in ``otter grade``'s Docker image)."""
+    import yaml
+
+    zip_path, wheel = Path(zip_path), Path(wheel)
+    with zipfile.ZipFile(zip_path) as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    env = yaml.safe_load(members["environment.yml"])
+    pip = next(d for d in env["dependencies"] if isinstance(d, dict) and "pip" in d)["pip"]
+    pip[:] = [p for p in pip if "svmtext" not in p] + [f"{AUTOGRADER_DIR}/files/{wheel.name}"]
+    members["environment.yml"] = yaml.safe_dump(env, sort_keys=False).encode()
+    members = {n: b for n, b in members.items() if not n.startswith("files/svmtext-")}
+    members[f"files/{wheel.name}"] = wheel.read_bytes()
+    tmp = zip_path.with_suffix(".tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, b in members.items():
+            z.writestr(n, b)
+    os.replace(tmp, zip_path)
+    return zip_path
 
 
 def student_notebook(folder: Path) -> Path:
@@ -144,39 +184,15 @@ def otter_run(submission: Path, zip_path: Path) -> dict:
 
 
 def grade_folder(name: str, submissions: Path, out: Path = OUT,
-                 csv_path: Path | None = None, jobs: int = 1) -> Path:
-    """``otter run`` on every ``*.ipynb`` of ``submissions`` (``jobs`` at a time): one CSV
-    row each, and ``feedback/<submission>.txt`` with the message of every test."""
-    from concurrent.futures import ThreadPoolExecutor
+                 csv_path: Path | None = None, jobs: int = 1, **kwargs) -> Path:
+    """Grade every ``*.ipynb`` of ``submissions`` (``grading.grade_class``: a child
+    process and a time limit per submission, the CSV written row by row)."""
+    from grading import grade_class
 
     folder = Path(out) / name
     if not folder.is_dir():
         raise SystemExit(f"{folder} missing: run `make assignments` first")
-    zip_path = autograder_zip(folder)
-    subs = sorted(Path(submissions).glob("*.ipynb"))
-    if not subs:
-        raise SystemExit(f"no .ipynb submissions in {submissions}")
-    csv_path = Path(csv_path or Path(submissions) / f"{name}-grades.csv")
-    feedback = csv_path.parent / "feedback"
-    feedback.mkdir(exist_ok=True)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        results = list(pool.map(lambda sub: otter_run(sub, zip_path), subs))
-    rows, questions = [], None
-    for sub, scores in zip(subs, results):
-        questions = questions or [q for q in scores if q != "total"]
-        rows.append([sub.name] + [scores.get(q, {}).get("score") for q in questions]
-                    + [scores["total"]["score"], scores["total"]["max_score"]])
-        (feedback / f"{sub.stem}.txt").write_text("\n\n".join(
-            f"{q}: {s['score']:g} / {s['max_score']:g}\n{s['output']}"
-            for q, s in scores.items() if q != "total"), encoding="utf-8")
-        print(f"{sub.name}: {scores['total']['score']:g} / {scores['total']['max_score']:g}",
-              flush=True)
-    with open(csv_path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["submission", *questions, "total", "possible"])
-        w.writerows(rows)
-    print(f"wrote {csv_path} and {feedback}/")
-    return csv_path
+    return grade_class(name, autograder_zip(folder), submissions, csv_path, jobs, **kwargs)
 
 
 # ---------------------------------------------------------------- in-process grading
@@ -238,17 +254,11 @@ def grade_in_process(nb_path: Path | None, zip_path: Path, cells: list[str] | No
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     os.environ.setdefault("MPLBACKEND", "Agg")
-    if argv[:1] == ["grade"]:
-        ap = argparse.ArgumentParser(prog="make_assignments.py grade",
-                                     description="grade a folder of submissions")
-        ap.add_argument("name", choices=list(masters()))
-        ap.add_argument("submissions", type=Path)
-        ap.add_argument("--out", type=Path, default=OUT)
-        ap.add_argument("--csv", type=Path)
-        ap.add_argument("--jobs", type=int, default=1, help="submissions graded at once")
-        args = ap.parse_args(argv[1:])
-        grade_folder(args.name, args.submissions, args.out, args.csv, args.jobs)
-        return 0
+    if argv[:1] == ["grade"]:       # grading.py's command line
+        sys.path.insert(0, str(HERE))
+        from grading import main as grade_main
+
+        return grade_main(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("names", nargs="*", help="assignments (default: all)")
     ap.add_argument("--out", type=Path, default=OUT)
@@ -261,9 +271,11 @@ def main(argv=None) -> int:
         ap.error(f"unknown assignment(s) {sorted(unknown)}; have {list(masters())}")
     from concurrent.futures import ThreadPoolExecutor
 
+    wheel = build_wheel(args.out / "wheel")
+
     def one(name):
         try:
-            assign(name, args.out, run_tests=not args.no_run_tests, quiet=False)
+            assign(name, args.out, run_tests=not args.no_run_tests, quiet=False, wheel=wheel)
             return None
         except RuntimeError as exc:
             print(exc, file=sys.stderr, flush=True)
