@@ -11,10 +11,11 @@ import numbers
 
 import numpy as np
 
+from .kernels import check_psd
 from .kkt import LOWER, UPPER, alpha_status
 
 __all__ = ["check_C", "check_tol", "check_labels", "check_gram", "check_dual_problem",
-           "check_warm_start"]
+           "check_warm_start", "check_psd", "check_kernel_psd", "kernel_needs_check"]
 
 
 def check_C(C, *, finite=False):
@@ -79,6 +80,33 @@ def check_warm_start(alpha0, y, C, total=0.0):
         raise ValueError("alpha0 is not feasible: every alpha_i must lie in [0, C]")
     status = alpha_status(alpha, C, eps)
     alpha = np.where(status == LOWER, 0.0, np.where(status == UPPER, C, alpha))
-    if abs(alpha @ y - total) > 1e-9 * max(1.0, C * n):
+    if abs(alpha @ y - total) > 1e-9 * max(1.0, float(np.max(C)) * n):
         raise ValueError(f"alpha0 is not feasible: y^T alpha0 = {alpha @ y:.3g} != {total:g}")
     return alpha
+
+
+def kernel_needs_check(kernel, coef0=0.0):
+    """True unless ``kernel`` is a built-in Mercer kernel ('linear', 'rbf', 'poly' with
+    ``coef0 >= 0``): callables, 'precomputed' and a polynomial with ``coef0 < 0`` may be
+    indefinite."""
+    return not (kernel in ("linear", "rbf") or (kernel == "poly" and coef0 >= 0))
+
+
+def check_kernel_psd(K_or_kernel, X=None, *, needed_by, max_rows=300):
+    """:func:`check_psd` on the Gram matrix of the first ``max_rows`` training points.
+
+    ``K_or_kernel`` is a kernel function (then ``X`` is the data) or a precomputed Gram
+    matrix. A principal submatrix of a positive semi-definite matrix is positive
+    semi-definite, so a negative eigenvalue here proves the kernel indefinite, for the
+    cost of one ``max_rows`` x ``max_rows`` eigen-decomposition whatever ``n``. The
+    tolerance, :math:`10^{-6}` of the largest eigenvalue, admits a Gram matrix computed
+    from single-precision data.
+    """
+    if callable(K_or_kernel):
+        Xm = X[:max_rows]
+        K, m = K_or_kernel(Xm, Xm), len(Xm)
+    else:
+        m = min(max_rows, len(K_or_kernel))
+        K = np.asarray(K_or_kernel)[:m, :m]
+    check_psd(K, tol=1e-6, name=f"the kernel's Gram matrix on the first {m} training points",
+              needed_by=needed_by)

@@ -147,13 +147,20 @@ def kernel_diag(X, kernel="rbf", **params):
     return np.array([k(x[None, :], x[None, :])[0, 0] for x in X])
 
 
-def check_psd(K, tol=1e-8, name="kernel matrix"):
+def check_psd(K, tol=1e-8, name="kernel matrix", *, orthogonal_to=None, needed_by="the SVM dual"):
     r"""Raise ``ValueError`` unless ``K`` is symmetric positive semi-definite; return ``None``.
 
     Mercer's condition for a finite sample: every Gram matrix of a valid kernel
     satisfies :math:`c^\top K c \ge 0` for all :math:`c`. The test allows a smallest
     eigenvalue as low as ``-tol * max(1, |lambda_max|)`` for rounding (and an asymmetry
     of :math:`10^{-10}\max(1, \max_{ij}|K_{ij}|)`).
+
+    The one helper of every solver whose problem must be convex (book: :ref:`sec-qp`).
+    With ``orthogonal_to`` (a vector :math:`a`, or rows :math:`A`) only *conditional*
+    positive semi-definiteness is required: :math:`c^\top K c \ge 0` for every
+    :math:`c` with :math:`A c = 0` (e.g. neutral charges, :math:`\sum_i c_i = 0`), the
+    eigenvalues of :math:`Z^\top K Z` for an orthonormal basis :math:`Z` of that
+    subspace. ``needed_by`` names the problem in the message.
     """
     K = np.asarray(K, dtype=float)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
@@ -162,8 +169,17 @@ def check_psd(K, tol=1e-8, name="kernel matrix"):
         raise ValueError(f"{name} contains NaN or infinite entries")
     if not np.allclose(K, K.T, atol=1e-10 * max(1.0, np.abs(K).max(initial=0.0))):
         raise ValueError(f"{name} is not symmetric")
-    lam = np.linalg.eigvalsh((K + K.T) / 2) if len(K) else np.zeros(1)
+    S = (K + K.T) / 2
+    where = ""
+    if orthogonal_to is not None:
+        A = np.atleast_2d(np.asarray(orthogonal_to, dtype=float))
+        Q, _ = np.linalg.qr(np.hstack([A.T, np.eye(len(K))]))   # first rows(A) columns span A^T
+        Z = Q[:, np.linalg.matrix_rank(A):]
+        S = Z.T @ S @ Z
+        where = " on the subspace orthogonal to the constraint"
+    lam = np.linalg.eigvalsh(S) if len(S) else np.zeros(1)
     if lam[0] < -tol * max(1.0, abs(lam[-1])):
         raise ValueError(
-            f"{name} is not positive semi-definite (smallest eigenvalue {lam[0]:.3g}); "
-            "the SVM dual needs a Mercer (PSD) kernel")
+            f"{name} is not positive semi-definite{where} (smallest eigenvalue {lam[0]:.3g}, "
+            f"largest {lam[-1]:.3g}); {needed_by} needs a Mercer (PSD) kernel to be convex: "
+            "use 'linear', 'poly' or 'rbf', or a callable kernel whose Gram matrices are PSD")

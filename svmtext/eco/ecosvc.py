@@ -45,6 +45,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._validation import check_psd, kernel_needs_check
 from ..base import BaseSVC, labels_to_pm1
 from ..kkt import FREE, alpha_status
 from ..qp import solve_dual
@@ -87,7 +88,9 @@ class EcoSVC(BaseSVC):
         As in :class:`~svmtext.base.BaseSVC` (``gamma='scale'`` is resolved on
         the initial batch).
     n_start : int, default=10
-        Size of the initial batch.
+        Size of the initial batch (more if one class is missing). A ``fit`` /
+        ``partial_fit`` call that ends before that solves the batch it has, if it
+        holds both classes.
     tol : float, default=1e-3
         Stopping tolerance of the re-equilibration (SMO's KKT gap).
     pass_tol : float or None, default=None
@@ -168,6 +171,9 @@ class EcoSVC(BaseSVC):
         self.classes_ = np.asarray(classes)
         self.C_ = float(self.C)
         self._resolve_kernel(X)
+        # 'linear', 'rbf' and 'poly' with coef0 >= 0 are Mercer kernels; any other kernel's
+        # community is checked at every re-equilibration
+        self._check_kernel = kernel_needs_check(self.kernel, self.coef0)
         self._community = Community(
             self._kernel_function(), self._kernel_diag, X.shape[1],
             rbf_gamma=self._gamma if self.kernel == "rbf" else None)
@@ -193,6 +199,8 @@ class EcoSVC(BaseSVC):
         com = self._community
         com.append(Xp, yp, idx, rows=np.empty((len(yp), 0)))
         self.n_kernel_evals_ += len(yp) ** 2
+        if self._check_kernel:
+            check_psd(com.K, needed_by="the EcoSVM's dual")
         alpha, b = reequilibrate(com.K, com.y, self.C_, np.zeros(len(yp)),
                                  self.tol)
         com.set_alpha(alpha)
@@ -205,6 +213,8 @@ class EcoSVC(BaseSVC):
         """Re-equilibrate the community: to ``tol`` if ``final``, else to ``pass_tol``."""
         com = self._community
         self._n_pending = 0
+        if self._check_kernel:
+            check_psd(com.K, needed_by="the EcoSVM's dual")
         if not np.isfinite(self.C_):
             alpha, b = reequilibrate(com.K, com.y, self.C_, com.alpha.copy(),
                                      self.tol)
@@ -276,6 +286,10 @@ class EcoSVC(BaseSVC):
                     self._buf_i.append(i)
                     if len(self._buf_y) >= self.buffer_size:
                         self._retest_buffer()
+        if not self._initialised and self._pending_y and min(self._pending_y) < 0 < max(
+                self._pending_y):
+            # the call ended before n_start points: solve the batch it has
+            self._initial_batch()
         if self._n_pending or self._loose:
             self._equilibrate(final=True)
 

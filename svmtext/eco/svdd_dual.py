@@ -25,11 +25,11 @@ from __future__ import annotations
 import cvxopt
 import numpy as np
 
-from .._validation import check_C, check_gram, check_tol, check_warm_start
+from .._validation import check_C, check_gram, check_psd, check_tol, check_warm_start
 from ..kkt import LOWER, alpha_status
 from ..smo import smo_dense
 
-__all__ = ["check_svdd_C", "svdd_objective", "solve_svdd_qp", "svdd_smo"]
+__all__ = ["check_svdd_C", "svdd_objective", "svdd_kkt_gap", "solve_svdd_qp", "svdd_smo"]
 
 
 def check_svdd_C(C, n):
@@ -46,21 +46,52 @@ def svdd_objective(alpha, K):
     return float(alpha @ np.diag(K) - alpha @ K @ alpha)
 
 
+def svdd_kkt_gap(alpha, K, C):
+    r"""SMO's stopping quantity for the SVDD dual at ``alpha``:
+    :math:`\max_{k:\,\alpha_k < C} -G_k - \min_{k:\,\alpha_k > 0} -G_k` with
+    :math:`G = 2K\alpha - \operatorname{diag}K` (0 at the optimum)."""
+    minus_G = np.diag(K) - 2 * K @ alpha
+    up, low = alpha < C, alpha > 0
+    if not up.any() or not low.any():
+        return 0.0
+    return max(0.0, float(minus_G[up].max() - minus_G[low].min()))
+
+
 def solve_svdd_qp(K, C=1.0):
-    """Batch SVDD dual with cvxopt (the reference solver). Returns ``alpha``."""
+    """Batch SVDD dual with cvxopt (the reference solver). Returns ``alpha``.
+
+    ``K`` must be positive semi-definite (:func:`~svmtext.kernels.check_psd`: otherwise
+    the dual is not concave and has no reliable maximiser). cvxopt's status is read: an
+    answer that is not ``'optimal'`` is accepted only if its KKT gap
+    (:func:`svdd_kkt_gap`) is below :math:`10^{-6}` of the kernel's scale; otherwise
+    ``ValueError``.
+    """
     K = check_gram(K)
     n = len(K)
     C = check_svdd_C(C, n)
+    check_psd(K, needed_by="SVDD")
     m = cvxopt.matrix
     G = np.vstack([-np.eye(n), np.eye(n)])
     h = np.concatenate([np.zeros(n), np.full(n, C)])
-    res = cvxopt.solvers.qp(m(2 * K), m(-np.diag(K).copy()), m(G), m(h),
-                            m(np.ones((1, n))), m(1.0),
-                            options={"show_progress": False, "abstol": 1e-12,
-                                     "reltol": 1e-12, "feastol": 1e-12})
+    try:
+        res = cvxopt.solvers.qp(m(2 * K), m(-np.diag(K).copy()), m(G), m(h),
+                                m(np.ones((1, n))), m(1.0),
+                                options={"show_progress": False, "abstol": 1e-12,
+                                         "reltol": 1e-12, "feastol": 1e-12})
+    except (ArithmeticError, ValueError) as exc:
+        raise ValueError("the SVDD quadratic programme could not be solved: it is numerically "
+                         f"degenerate (check the kernel and C) (cvxopt: {exc})") from exc
     alpha = np.clip(np.array(res["x"]).ravel(), 0.0, C)
     alpha[alpha_status(alpha, C) == LOWER] = 0.0
-    return alpha / alpha.sum()
+    alpha = alpha / alpha.sum()
+    if res["status"] != "optimal":
+        gap = svdd_kkt_gap(alpha, K, C)
+        scale = max(1.0, float(np.abs(np.diag(K)).max(initial=0.0)))
+        if not gap <= 1e-6 * scale:
+            raise ValueError(f"the SVDD quadratic programme did not reach an optimum (cvxopt "
+                             f"status {res['status']!r}, KKT gap {gap:.3g}); check the kernel "
+                             "(scale the features) and C")
+    return alpha
 
 
 def svdd_smo(K, C=1.0, alpha0=None, tol=1e-6, max_iter=100_000):
@@ -70,12 +101,14 @@ def svdd_smo(K, C=1.0, alpha0=None, tol=1e-6, max_iter=100_000):
     :math:`G = \nabla F = 2K\alpha - \operatorname{diag}K` (the array ``g`` holds
     :math:`-G`) it stops when :math:`\max_{k:\,\alpha_k < C} -G_k - \min_{k:\,\alpha_k > 0} -G_k
     <` ``tol``. Warm-started at a
-    feasible ``alpha0`` (default :math:`\alpha_i = 1/n`). Returns ``alpha``.
+    feasible ``alpha0`` (default :math:`\alpha_i = 1/n`). ``K`` must be positive
+    semi-definite (:func:`~svmtext.kernels.check_psd`). Returns ``alpha``.
     """
     K = check_gram(K)
     n = len(K)
     C = check_svdd_C(C, n)
     tol = check_tol(tol)
+    check_psd(K, needed_by="SVDD")
     ones = np.ones(n)
     alpha = np.full(n, 1.0 / n) if alpha0 is None else check_warm_start(alpha0, ones, C, 1.0)
     g = np.diag(K) - 2 * K @ alpha

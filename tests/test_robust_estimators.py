@@ -1,0 +1,129 @@
+"""Estimators on small or awkward inputs: the right answer, or a message that says what to do."""
+import cvxopt
+import numpy as np
+import pytest
+
+from svmtext import SVDD, QPSVC, EcoSVC, EcoSVDD
+from svmtext._validation import check_kernel_psd, check_psd, kernel_needs_check
+from svmtext.eco import solve_svdd_qp, svdd_smo
+from svmtext.eco.svdd_dual import svdd_kkt_gap
+from svmtext.kernels import gram
+
+
+def _four_and_five(seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.r_[rng.normal(-3, 1, (4, 2)), rng.normal(3, 1, (5, 2))]
+    return X, np.r_[np.zeros(4), np.ones(5)]
+
+
+def _sigmoid(A, B):
+    return np.tanh(2.0 * A @ B.T - 1.0)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_ecosvc_with_fewer_points_than_n_start_solves_them(kernel):
+    X, y = _four_and_five()
+    eco = EcoSVC(kernel=kernel).fit(X, y)            # n_start = 10 > 9 points
+    qp = QPSVC(kernel=kernel).fit(X, y)
+    assert len(eco.support_) > 0
+    assert np.mean(eco.predict(X) == y) == 1.0
+    assert eco.fit_info_["dual_objective"] == pytest.approx(qp.fit_info_["dual_objective"],
+                                                            rel=1e-3)
+    two = EcoSVC(kernel=kernel).fit(X[[0, 5]], y[[0, 5]])
+    assert two.predict(X[[0, 5]]).tolist() == [0.0, 1.0]
+
+
+def test_ecosvc_partial_fit_below_n_start_then_more():
+    X, y = _four_and_five()
+    eco = EcoSVC(kernel="linear")
+    eco.partial_fit(X[[0, 5]], y[[0, 5]], classes=[0, 1])
+    assert eco.predict(X[[0, 5]]).tolist() == [0.0, 1.0]
+    eco.partial_fit(X, y)
+    assert np.mean(eco.predict(X) == y) == 1.0
+
+
+def test_ecosvc_one_class_so_far_predicts_it():
+    X, y = _four_and_five()
+    eco = EcoSVC(kernel="linear")
+    eco.partial_fit(X[:3], y[:3], classes=[0, 1])
+    assert len(eco.support_) == 0 and np.all(eco.predict(X) == 0)
+
+
+def _indefinite_data():
+    X = np.random.default_rng(1).normal(size=(30, 3))
+    K = _sigmoid(X, X)
+    assert np.linalg.eigvalsh(K)[0] < -1.0           # the sigmoid is indefinite here
+    return X, K
+
+
+@pytest.mark.parametrize("Est", [SVDD, EcoSVDD])
+def test_svdd_refuses_an_indefinite_kernel(Est):
+    X, _ = _indefinite_data()
+    with pytest.raises(ValueError, match=r"not positive semi-definite.*SVDD needs a Mercer"):
+        Est(kernel=_sigmoid).fit(X)
+
+
+@pytest.mark.parametrize("solver", [solve_svdd_qp, svdd_smo])
+def test_svdd_solvers_refuse_an_indefinite_matrix(solver):
+    _, K = _indefinite_data()
+    with pytest.raises(ValueError, match="not positive semi-definite"):
+        solver(K, 1.0)
+
+
+@pytest.mark.parametrize("Est", [QPSVC, EcoSVC])
+def test_svms_refuse_an_indefinite_kernel(Est):
+    X, _ = _indefinite_data()
+    y = np.r_[np.zeros(15), np.ones(15)]
+    with pytest.raises(ValueError, match="not positive semi-definite"):
+        Est(kernel=_sigmoid).fit(X, y)
+
+
+def test_solve_svdd_qp_reads_the_solver_status(monkeypatch):
+    X = np.random.default_rng(2).normal(size=(12, 2))
+    K = gram(X, kernel="rbf", gamma=0.5)
+    real = cvxopt.solvers.qp
+
+    def stalled(*args, **kw):
+        res = real(*args, **kw)
+        res["status"] = "unknown"
+        res["x"] = cvxopt.matrix(np.full(12, 1.0 / 12))   # feasible, far from optimal
+        return res
+
+    monkeypatch.setattr(cvxopt.solvers, "qp", stalled)
+    with pytest.raises(ValueError, match=r"did not reach an optimum \(cvxopt status 'unknown'"):
+        solve_svdd_qp(K, 1.0)
+
+    def broken(*args, **kw):
+        raise ValueError("Rank(A) < p or Rank([P; A; G]) < n")
+
+    monkeypatch.setattr(cvxopt.solvers, "qp", broken)
+    with pytest.raises(ValueError, match=r"SVDD quadratic programme could not be solved.*Rank"):
+        solve_svdd_qp(K, 1.0)
+
+
+def test_solve_svdd_qp_optimum_has_zero_gap():
+    X = np.random.default_rng(3).normal(size=(20, 2))
+    K = gram(X, kernel="rbf", gamma=0.5)
+    assert svdd_kkt_gap(solve_svdd_qp(K, 0.2), K, 0.2) < 1e-6
+    assert svdd_kkt_gap(np.full(20, 1 / 20), K, 0.2) > 1e-2
+
+
+def test_check_psd_on_the_neutral_subspace():
+    D = np.subtract.outer(np.arange(6.0), np.arange(6.0)) ** 2
+    check_psd(-D, orthogonal_to=np.ones(6))          # -|x - z|^2: conditionally PSD
+    with pytest.raises(ValueError, match="not positive semi-definite"):
+        check_psd(-D)
+    with pytest.raises(ValueError, match="orthogonal to the constraint"):
+        check_psd(D, orthogonal_to=np.ones(6))
+
+
+def test_check_kernel_psd_reads_a_principal_block():
+    X, K = _indefinite_data()
+    with pytest.raises(ValueError, match="first 30 training points"):
+        check_kernel_psd(_sigmoid, X, needed_by="x")
+    with pytest.raises(ValueError, match="first 10 training points"):
+        check_kernel_psd(K, needed_by="x", max_rows=10)
+    check_kernel_psd(gram(X, kernel="rbf", gamma=1.0), needed_by="x")
+    assert [kernel_needs_check(k, c) for k, c in [("rbf", 0), ("linear", 0), ("poly", 1),
+                                                  ("poly", -1), (_sigmoid, 0)]] == [
+        False, False, False, True, True]
