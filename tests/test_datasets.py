@@ -489,3 +489,216 @@ def test_compas():
     full = D.load_compas(filtered=False)
     assert full.X.shape[0] == 7214 and _counts(full.y) == {0: 3963, 1: 3251}
     assert _counts(full.race)["African-American"] == 3696
+
+
+# ----------------------------------------------------------------------------- data faults
+
+_ION = "ionosphere/ionosphere.data"
+
+
+@pytest.fixture
+def ionosphere_home(home, tmp_path, monkeypatch):
+    """A data home holding a good ionosphere file (a fixed copy), digest store in tmp."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    rows = [",".join(["1", "0"] + [f"{v:.5f}" for v in np.linspace(-1, 1, 32) * (i % 7) / 7]
+                     + ["g" if i % 3 else "b"]) for i in range(60)]
+    payload = ("\n".join(rows) + "\n").encode()
+    _register(monkeypatch, _ION, hashlib.sha256(payload).hexdigest(),
+              "https://example.org/pinned/ionosphere.data")
+    (home / "ionosphere").mkdir()
+    (home / _ION).write_bytes(payload)
+    return home, payload
+
+
+def _truncate(b):
+    return b[: len(b) * 2 // 3]
+
+
+def _corrupt(b):
+    return b[:500] + bytes(x ^ 0xFF for x in b[500:520]) + b[520:]
+
+
+def _edit_label(b):
+    i = b.rindex(b",g")
+    return b[:i] + b",b" + b[i + 2:]
+
+
+@pytest.mark.parametrize("fault", [_truncate, _corrupt, _edit_label])
+def test_a_damaged_file_is_refused_offline_with_the_repair(ionosphere_home, fault):
+    home, payload = ionosphere_home
+    D.load_ionosphere()                                  # verified, digest remembered
+    (home / _ION).write_bytes(fault(payload))
+    entry = _registry.REGISTRY[_ION]
+    with pytest.raises(D.ChecksumError) as info:
+        D.load_ionosphere()
+    msg = str(info.value)
+    assert str(home / _ION) in msg and entry.sha256 in msg
+    assert hashlib.sha256(fault(payload)).hexdigest() in msg
+    assert "python -m svmtext.datasets fetch ionosphere" in msg
+
+
+@pytest.mark.parametrize("fault", [_truncate, _corrupt, _edit_label])
+def test_a_damaged_file_is_fetched_again(ionosphere_home, mirror, fault):
+    home, payload = ionosphere_home
+    _publish(mirror, _registry.REGISTRY[_ION].url, payload)
+    (home / _ION).write_bytes(fault(payload))
+    D.load_ionosphere()
+    assert (home / _ION).read_bytes() == payload
+    assert _listing(home) == [_ION]
+
+
+def test_a_damaged_assembled_file_is_refused(home, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    arrays = {"X": np.arange(6.0).reshape(3, 2), "y": np.array([1, -1, 1], np.int8)}
+    digests = {k: _ida.array_digest(v) for k, v in arrays.items()}
+    monkeypatch.setitem(_registry.ASSEMBLED, "raetsch/toy.npz",
+                        _registry.Assembled(digests, None, None))
+    (home / "raetsch").mkdir()
+    np.savez_compressed(home / "raetsch" / "toy.npz", **arrays)
+    assert D.fetch("raetsch/toy.npz", download=False) == home / "raetsch" / "toy.npz"
+    np.savez_compressed(home / "raetsch" / "toy.npz", **{**arrays, "y": -arrays["y"]})
+    with pytest.raises(D.ChecksumError, match=r"toy\.npz.*array\(s\) y differ.*fetch --all"):
+        D.fetch("raetsch/toy.npz", download=False)
+    data = (home / "raetsch" / "toy.npz").read_bytes()
+    (home / "raetsch" / "toy.npz").write_bytes(data[:len(data) // 2])
+    with pytest.raises(D.ChecksumError, match=r"cannot be read as an \.npz archive"):
+        D.fetch("raetsch/toy.npz", download=False)
+
+
+@pytest.mark.parametrize("code", [30, 28, 13])      # EROFS, ENOSPC, EACCES
+def test_an_unwritable_data_home_says_what_to_do(home, mirror, monkeypatch, code):
+    import errno
+    import tempfile
+
+    payload = b"some bytes\n"
+    url = "https://example.org/pinned/w.bin"
+    _publish(mirror, url, payload)
+    _register(monkeypatch, "toy/w.bin", hashlib.sha256(payload).hexdigest(), url)
+
+    def refuse(*args, **kw):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    with pytest.raises(D.DataNotFoundError) as info:
+        D.fetch("toy/w.bin")
+    msg = str(info.value)
+    assert f"errno {code}" in msg and os.strerror(code) in msg
+    assert "set SVMTEXT_DATA to a writable folder" in msg and "fetch --all" in msg
+    assert errno.errorcode[code]                         # a real errno
+
+
+def test_a_full_disk_while_writing_leaves_nothing(home, mirror, monkeypatch):
+    payload = b"x" * 5000
+    url = "https://example.org/pinned/full.bin"
+    _publish(mirror, url, payload)
+    _register(monkeypatch, "toy/full.bin", hashlib.sha256(payload).hexdigest(), url)
+    real_fsync = os.fsync
+
+    def full(fd):
+        raise OSError(28, os.strerror(28))
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(D.DataNotFoundError, match=r"No space left on device, errno 28"):
+        D.fetch("toy/full.bin")
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert _listing(home) == []
+
+
+def test_an_interrupted_download_leaves_nothing(home, mirror, monkeypatch):
+    payload = b"y" * 50_000
+    url = "https://example.org/pinned/big.bin"
+    _publish(mirror, url, payload)
+    _register(monkeypatch, "toy/big.bin", hashlib.sha256(payload).hexdigest(), url)
+    import svmtext.datasets._download as dl
+
+    real = dl.urllib.request.urlopen
+
+    class Interrupting:
+        def __init__(self, resp):
+            self.resp = resp
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.resp.close()
+
+        def readline(self):
+            return self.resp.readline()
+
+        def read(self, n):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(dl.urllib.request, "urlopen", lambda *a, **k: Interrupting(real(*a, **k)))
+    with pytest.raises(KeyboardInterrupt):
+        D.fetch("toy/big.bin")
+    assert _listing(home) == []
+    monkeypatch.setattr(dl.urllib.request, "urlopen", real)
+    assert D.fetch("toy/big.bin").read_bytes() == payload
+
+
+def test_a_dropped_connection_is_a_download_error(home, monkeypatch):
+    """The server promises more bytes than it sends (http.client.IncompleteRead)."""
+    import socketserver
+
+    class Short(socketserver.BaseRequestHandler):
+        def handle(self):
+            self.request.recv(4096)
+            self.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + b"z" * 10)
+
+    srv = socketserver.TCPServer(("127.0.0.1", 0), Short)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{srv.server_address[1]}/short.bin"
+        _register(monkeypatch, "toy/short.bin", "0" * 64, url)
+        with pytest.raises(D.DataNotFoundError, match="interrupted.*retry"):
+            D.fetch("toy/short.bin")
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert _listing(home) == []
+
+
+def test_reverification_is_remembered_by_size_and_mtime(ionosphere_home):
+    home, payload = ionosphere_home
+    from svmtext.datasets import _download
+
+    D.load_ionosphere()
+    store = _download.digest_store()
+    assert store.is_file() and str(home / _ION) in store.read_text()
+    _download._DIGESTS.clear()                           # a new process: read from disk
+    calls = []
+    real_open = open
+
+    def counting_open(path, *a, **k):
+        calls.append(str(path))
+        return real_open(path, *a, **k)
+
+    import builtins
+    builtins.open, saved = counting_open, builtins.open
+    try:
+        _download.sha256sum(home / _ION)
+    finally:
+        builtins.open = saved
+    assert str(home / _ION) not in calls                 # not hashed again
+
+
+def test_datasets_modules_import_no_cycle():
+    """_fetch imports _ida and both import _download; _ida never imports _fetch."""
+    import ast
+
+    folder = Path(D.__file__).parent
+    graph = {}
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        graph[path.stem] = {n.module for n in ast.walk(tree)
+                            if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module}
+        graph[path.stem] |= {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                             and n.level == 1 and n.module is None for a in n.names}
+
+    def reaches(a, b, seen=()):
+        return any(m == b or (m not in seen and reaches(m, b, (*seen, m)))
+                   for m in graph.get(a, ()))
+
+    assert not [m for m in graph if reaches(m, m)]
+    assert "_download" in graph["_ida"] and "_fetch" not in graph["_ida"]

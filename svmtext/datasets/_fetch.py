@@ -4,7 +4,10 @@ The data home is ``$SVMTEXT_DATA`` when that variable is set, otherwise a per-us
 cache directory (``$XDG_CACHE_HOME/svmtext``, or ``~/.cache/svmtext``).  Inside it the
 layout is ``<dataset>/<file>`` (for example ``mnist/t10k-labels-idx1-ubyte.gz``).
 Files are read from the data home; a missing one is fetched into it, so
-``SVMTEXT_DATA`` may name an empty folder.
+``SVMTEXT_DATA`` may name an empty folder. Every load re-verifies the file (sha256 of a
+registered file, the array digests of an assembled one; the result is remembered by the
+file's size and modification time): a truncated, corrupted or edited file is fetched
+again, or refused with its path, both digests and the command that repairs it.
 
 A registered file (:data:`svmtext.datasets._registry.REGISTRY`) is downloaded from its
 pinned URL into a temporary file in the target folder and moved into place with
@@ -15,40 +18,23 @@ partial or corrupt file.  An assembled file
 
 ``$SVMTEXT_DOWNLOAD_MIRROR`` redirects every download: ``https://<host>/<path>`` is
 fetched from ``$SVMTEXT_DOWNLOAD_MIRROR/<host>/<path>`` (a local copy of the public
-sources, e.g. served by ``tools/public_mirror.py``).
+sources, e.g. served by ``tools/public_mirror.py``; :mod:`svmtext.datasets._download`).
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
-import urllib.error
-import urllib.parse
-import urllib.request
 from pathlib import Path
 
-from . import _registry
+from . import _ida, _registry
+from ._download import (ENV_VAR, MIRROR_VAR, ChecksumError, DownloadError, download_file,
+                        mirror_path, replace_atomically, sha256sum, source_url)
 
-__all__ = ["data_home", "fetch", "sha256sum", "source_url", "DataNotFoundError", "ChecksumError"]
-
-ENV_VAR = "SVMTEXT_DATA"
-MIRROR_VAR = "SVMTEXT_DOWNLOAD_MIRROR"
-_CHUNK = 1 << 20
+__all__ = ["data_home", "fetch", "sha256sum", "source_url", "DataNotFoundError", "ChecksumError",
+           "DownloadError", "mirror_path", "replace_atomically", "verify"]
 
 
 class DataNotFoundError(FileNotFoundError):
     """A data file is missing from the data home and could not be fetched."""
-
-
-class ChecksumError(OSError):
-    """Downloaded bytes, or arrays assembled from them, differ from the registered digest.
-
-    Nothing is written to the data home when this is raised.
-    """
-
-
-class DownloadError(OSError):
-    """One URL could not be downloaded (offline, HTTP error, unwritable folder)."""
 
 
 def data_home() -> Path:
@@ -66,109 +52,6 @@ def data_home() -> Path:
         return Path(env).expanduser()
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(cache).expanduser() / "svmtext"
-
-
-def mirror_path(url: str) -> str:
-    """``<host>/<path>`` of ``https://<host>/<path>``: where a mirror keeps the file."""
-    parts = urllib.parse.urlsplit(url)
-    return f"{parts.netloc}{parts.path}"
-
-
-def source_url(url: str) -> str:
-    """The URL actually requested for ``url``: redirected when ``$SVMTEXT_DOWNLOAD_MIRROR`` is set.
-
-    ``https://<host>/<path>`` becomes ``$SVMTEXT_DOWNLOAD_MIRROR/<host>/<path>``
-    (:func:`mirror_path`); other schemes are left alone.
-    """
-    mirror = os.environ.get(MIRROR_VAR)
-    if not mirror or urllib.parse.urlsplit(url).scheme != "https":
-        return url
-    return f"{mirror.rstrip('/')}/{mirror_path(url)}"
-
-
-def sha256sum(path: str | os.PathLike) -> str:
-    """Hex sha256 of a file, read in 1 MiB chunks."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(_CHUNK), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def replace_atomically(target: Path, write) -> None:
-    """Call ``write(fileobj)`` on a temporary file beside ``target``, then rename it to ``target``.
-
-    If ``write`` raises, the temporary file is removed and ``target`` is untouched.
-    """
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            write(out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-        tmp = None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-
-
-def download_file(url: str, target: Path, sha256: str | None = None, *, skip_lines: int = 0,
-             timeout: float = 60.0) -> None:
-    """Download ``url`` (through :func:`source_url`) to ``target`` atomically.
-
-    Parameters
-    ----------
-    url : str
-        Public URL; :func:`source_url` applies the mirror.
-    target : pathlib.Path
-        Final path; written only when the download is complete and verified.
-    sha256 : str or None
-        Expected hex sha256 of the stored bytes (after ``skip_lines``); ``None`` when
-        the caller verifies what it builds from the file.
-    skip_lines : int, default 0
-        Leading lines of the download not stored (a header the public copy adds).
-    timeout : float, default 60
-        Socket timeout in seconds.
-
-    Raises
-    ------
-    DownloadError
-        Network or HTTP failure, or the folder is not writable.
-    ChecksumError
-        The bytes do not have ``sha256``.
-    """
-    actual = source_url(url)
-
-    def write(out):
-        h = hashlib.sha256()
-        try:
-            with urllib.request.urlopen(actual, timeout=timeout) as resp:
-                for _ in range(skip_lines):
-                    resp.readline()
-                for chunk in iter(lambda: resp.read(_CHUNK), b""):
-                    h.update(chunk)
-                    out.write(chunk)
-        except urllib.error.HTTPError as exc:
-            raise DownloadError(f"{actual}: HTTP {exc.code} {exc.reason}") from exc
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", None) or exc
-            raise DownloadError(f"{actual}: {reason}") from exc
-        if sha256 is not None and h.hexdigest() != sha256:
-            via = f" (via {actual})" if actual != url else ""
-            raise ChecksumError(
-                f"checksum mismatch for {target.name!r} downloaded from {url}{via}: "
-                f"expected sha256 {sha256}, got {h.hexdigest()}; the file was not saved")
-
-    try:
-        replace_atomically(target, write)
-    except PermissionError as exc:
-        raise DownloadError(f"cannot write into {target.parent} ({exc})") from exc
 
 
 def _where() -> str:
@@ -190,8 +73,37 @@ def missing(relpath: str, url: str, why: str) -> DataNotFoundError:
         f"to a folder that holds '{relpath}'.")
 
 
+def _repair_command(relpath: str) -> str:
+    name = next((n for n, files in _registry.DATASETS.items() if relpath in files), None)
+    return f"python -m svmtext.datasets fetch {name or '--all'}"
+
+
+def verify(relpath: str, target: Path) -> None:
+    """Raise :class:`ChecksumError` unless ``target`` holds the registered content of ``relpath``.
+
+    A downloaded file must have its registered sha256; an assembled ``.npz`` must load
+    and each array must have its registered digest (:func:`svmtext.datasets._ida.verify`).
+    The message names the file, the expected and actual digests and the command that
+    repairs it.
+    """
+    entry = _registry.REGISTRY.get(relpath)
+    if entry is not None:
+        actual = sha256sum(target)
+        if actual == entry.sha256:
+            return
+        why = f"its sha256 is {actual}, the registered one is {entry.sha256}"
+    else:
+        why = _ida.verify(target, _registry.ASSEMBLED[relpath])
+        if why is None:
+            return
+    raise ChecksumError(
+        f"{target} is truncated, corrupted or was edited: {why}. Repair it: delete the file "
+        f"and run `{_repair_command(relpath)}` while online (it downloads and verifies a "
+        f"fresh copy), or copy a good '{relpath}' into {_where()}")
+
+
 def fetch(relpath: str, *, download: bool = True, timeout: float = 60.0) -> Path:
-    """Path of a data file in the data home, fetching it first if it is missing.
+    """Path of a verified data file in the data home, fetching it first if needed.
 
     Parameters
     ----------
@@ -199,14 +111,17 @@ def fetch(relpath: str, *, download: bool = True, timeout: float = 60.0) -> Path
         Path relative to :func:`data_home`, e.g. ``"ionosphere/ionosphere.data"``;
         a key of ``REGISTRY`` (downloaded) or ``ASSEMBLED`` (built from downloads).
     download : bool, default True
-        If False, never touch the network: a missing file raises at once.
+        If False, never touch the network: a missing file raises at once, and so does a
+        file that fails verification.
     timeout : float, default 60
         Socket timeout in seconds for each download.
 
     Returns
     -------
     pathlib.Path
-        Existing file.  A file already present is trusted as is (not re-hashed).
+        Existing file with the registered content. A file already present is verified
+        (:func:`verify`; the digest is remembered by size and modification time) and
+        fetched again, atomically, if it fails.
 
     Raises
     ------
@@ -217,25 +132,42 @@ def fetch(relpath: str, *, download: bool = True, timeout: float = 60.0) -> Path
         message names the file, the URL and ``SVMTEXT_DATA``.
     ChecksumError
         The downloaded bytes (or the arrays assembled from them) do not match the
-        registered digest; nothing is written.
+        registered digest (nothing is written); or the file in the data home fails
+        verification and could not be replaced (the message names both digests and the
+        command that repairs it).
     """
     entry = _registry.REGISTRY.get(relpath) or _registry.ASSEMBLED.get(relpath)
     if entry is None:
         raise KeyError(f"unknown data file {relpath!r}")
     target = data_home() / relpath
     if target.is_file():
-        return target
-    if isinstance(entry, _registry.Assembled):
-        from . import _ida
+        try:
+            verify(relpath, target)
+            return target
+        except ChecksumError as bad:
+            if not download:
+                raise
+            try:
+                _get(relpath, entry, target, timeout)
+            except (DataNotFoundError, ChecksumError) as exc:
+                raise ChecksumError(f"{bad} (fetching it again failed: {exc})") from exc
+            return target
+    _get(relpath, entry, target, timeout, download=download)
+    return target
 
+
+def _get(relpath, entry, target, timeout, download=True):
+    """Download (or assemble) ``relpath`` into ``target``, verified, atomically."""
+    if isinstance(entry, _registry.Assembled):
         url = _ida.sources_url(entry)
         if not download:
             raise missing(relpath, url, "downloading is disabled")
         try:
-            _ida.assemble(relpath, entry, target, timeout=timeout)
-        except DownloadError as exc:
+            pool = None if entry.pool is None else fetch(entry.pool, timeout=timeout)
+            _ida.assemble(relpath, entry, target, pool=pool, timeout=timeout)
+        except (DownloadError, DataNotFoundError) as exc:
             raise missing(relpath, url, f"downloading its sources failed ({exc})") from exc
-        return target
+        return
     if not download:
         raise missing(relpath, entry.url, "downloading is disabled")
     try:
@@ -243,4 +175,3 @@ def fetch(relpath: str, *, download: bool = True, timeout: float = 60.0) -> Path
                       timeout=timeout)
     except DownloadError as exc:
         raise missing(relpath, entry.url, f"downloading it failed ({exc})") from exc
-    return target

@@ -28,10 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ._fetch import ChecksumError, download_file, fetch, replace_atomically
+from ._download import (UNWRITABLE, ChecksumError, DownloadError, _stat_key, download_file,
+                        remember, remembered, replace_atomically, unwritable_advice)
 from ._registry import Assembled
 
-__all__ = ["array_digest", "asc_bytes", "split_urls", "sources_url", "assemble", "N_REALISATIONS"]
+__all__ = ["array_digest", "asc_bytes", "split_urls", "sources_url", "assemble", "verify",
+           "N_REALISATIONS"]
 
 #: Realisations stored per set (IDA numbers 1..10).
 N_REALISATIONS = 10
@@ -120,12 +122,13 @@ def _download_splits(entry: Assembled, folder: Path, timeout: float) -> dict:
     return {key: _read_asc(path, key[1]) for key, path in paths.items()}
 
 
-def _arrays(entry: Assembled, folder: Path, timeout: float) -> dict[str, np.ndarray]:
+def _arrays(entry: Assembled, folder: Path, pool: Path | None,
+            timeout: float) -> dict[str, np.ndarray]:
     splits = _download_splits(entry, folder, timeout)
     if entry.pool is not None:
         from scipy.io import loadmat
 
-        m = loadmat(fetch(entry.pool, timeout=timeout))
+        m = loadmat(pool)
         X = np.asarray(m["data"], dtype=np.float64)
         y = np.where(np.asarray(m["target"]).ravel() > 0, 1, -1).astype(np.int8)
     else:
@@ -138,32 +141,71 @@ def _arrays(entry: Assembled, folder: Path, timeout: float) -> dict[str, np.ndar
     return arrays
 
 
-def assemble(relpath: str, entry: Assembled, target: Path, *, timeout: float = 60.0) -> None:
+def _mismatched(entry: Assembled, arrays: dict) -> list[str]:
+    return sorted(k for k in set(entry.digests) | set(arrays)
+                  if k not in arrays or array_digest(arrays[k]) != entry.digests.get(k))
+
+
+def verify(path: Path, entry: Assembled) -> str | None:
+    """``None`` if the ``.npz`` at ``path`` holds exactly the registered arrays, else why not.
+
+    A verified file is remembered (:func:`svmtext.datasets._download.remember`) by its
+    path, size, modification time and inode, with the registered digests it matched.
+    """
+    key = _stat_key(path)
+    mark = "arrays:" + hashlib.sha256(repr(sorted(entry.digests.items())).encode()).hexdigest()
+    if remembered(key) == mark:
+        return None
+    try:
+        with np.load(path) as d:
+            arrays = {k: d[k] for k in d.files}
+    except Exception as exc:  # noqa: BLE001 - any unreadable archive is a corrupt file
+        return f"it cannot be read as an .npz archive ({type(exc).__name__}: {exc})"
+    bad = _mismatched(entry, arrays)
+    if bad:
+        return (f"array(s) {', '.join(bad)} differ from the registered digests "
+                + "; ".join(f"{k}: expected {entry.digests.get(k, '(none)')}" for k in bad))
+    remember(key, mark)
+    return None
+
+
+def assemble(relpath: str, entry: Assembled, target: Path, *, pool: Path | None = None,
+             timeout: float = 60.0) -> None:
     """Download the sources of ``relpath``, assemble its arrays, verify, write ``target``.
 
     The split files go to a temporary folder beside ``target`` that is removed
-    afterwards; the ``.mat`` pool, a registered file, is kept in the data home.
+    afterwards; ``pool`` is the registered ``.mat`` pattern pool, already in the data
+    home (required when ``entry.pool`` is set).
 
     Raises
     ------
     ChecksumError
         An assembled array differs from its registered digest (nothing is written).
-    svmtext.datasets._fetch.DownloadError
+    svmtext.datasets._download.DownloadError
         A source could not be downloaded.
     """
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f".{target.stem}-sources-", dir=target.parent) as tmp:
-        try:
-            arrays = _arrays(entry, Path(tmp), timeout)
-        except ValueError as exc:
-            raise ChecksumError(f"{relpath!r} cannot be assembled from {sources_url(entry)}: "
-                                f"{exc}; the file was not saved") from exc
-    bad = sorted(k for k in set(entry.digests) | set(arrays)
-                 if k not in arrays or array_digest(arrays[k]) != entry.digests.get(k))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix=f".{target.stem}-sources-",
+                                         dir=target.parent) as tmp:
+            try:
+                arrays = _arrays(entry, Path(tmp), pool, timeout)
+            except ValueError as exc:
+                raise ChecksumError(f"{relpath!r} cannot be assembled from "
+                                    f"{sources_url(entry)}: {exc}; the file was not saved. "
+                                    "A source file was incomplete or changed: retry") from exc
+    except (ChecksumError, DownloadError):
+        raise
+    except OSError as exc:
+        if exc.errno not in UNWRITABLE:
+            raise
+        raise DownloadError(unwritable_advice(target.parent, exc)) from exc
+    bad = _mismatched(entry, arrays)
     if bad:
         raise ChecksumError(
             f"{relpath!r} assembled from {sources_url(entry)} differs from the registered "
-            f"digests in array(s) {', '.join(bad)}; the file was not saved")
+            f"digests in array(s) {', '.join(bad)}; the file was not saved. A source file "
+            "was incomplete or changed: retry")
 
     def write(out):
         buf = io.BytesIO()
