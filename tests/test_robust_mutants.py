@@ -1,0 +1,114 @@
+"""Behaviours that earlier tests left open (each was a surviving mutant; tests/MUTATION.md).
+
+* the residual of :math:`\\sum_i \\alpha_i y_i = 0` is an absolute value, whichever the sign;
+* duplicated points with opposite labels (curvature :math:`a_{ij} = 0`) are solved;
+* a step that lands on a bound by rounding leaves the multiplier *at* the bound;
+* the bound tolerance is the documented :math:`10^{-8}\\max(1, C)`.
+"""
+import numpy as np
+import pytest
+
+from svmtext import SMOSVC
+from svmtext.kernels import gram
+from svmtext.kkt import (FREE, LOWER, UPPER, alpha_status, bound_tol, free_and_bounded,
+                         kkt_residuals)
+from svmtext.qp import solve_dual
+from svmtext.smo import smo_dense, smo_solve
+from svmtext.smo._core import two_variable_step
+
+
+def _blobs(n=30, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    return rng.normal(size=(n, 2)) + 0.75 * y[:, None], y
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_stationarity_b_is_the_absolute_value(sign):
+    X, y = _blobs()
+    K = gram(X, kernel="rbf", gamma=0.5)
+    sol = solve_dual(K, y, 1.0)
+    a = sol.alpha.copy()
+    k = np.flatnonzero((y == sign) & (a < 0.5))[0]
+    a[k] += 0.1                                        # y^T alpha = sign * 0.1
+    r = kkt_residuals(a, sol.b, K, y, 1.0)
+    assert r.stationarity_b == pytest.approx(0.1, abs=1e-6)
+    assert r.as_dict()["stationarity_b"] == pytest.approx(0.1, abs=1e-6)
+    assert r.max_violation >= 0.1 - 1e-6
+
+
+def _with_opposite_duplicates(seed=0):
+    X, y = _blobs(seed=seed)
+    return np.vstack([X, X[:3]]), np.r_[y, -y[:3]]
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+@pytest.mark.parametrize("selection", ["wss2", "mvp", "platt"])
+def test_smo_solves_duplicated_points_with_opposite_labels(kernel, selection):
+    """Pairs with K_ii + K_jj - 2 K_ij = 0 (curvature floor tau); W as the QP's."""
+    X, y = _with_opposite_duplicates()
+    K = gram(X, kernel=kernel, gamma=0.5)
+    tol = 1e-6
+    res = smo_solve(K, y, 1.0, tol=tol, selection=selection)
+    ref = solve_dual(K, y, 1.0)
+    assert res.converged
+    # W(opt) - W(alpha) <= gap * sum(alpha) / 2 at a point with gap < tol (LIBSVM's bound)
+    assert ref.objective - res.dual_objective <= tol * 1.0 * len(y) + 1e-9
+    assert res.dual_objective <= ref.objective + 1e-9
+
+
+def test_two_points_identical_with_opposite_labels():
+    X, y = np.zeros((2, 3)), np.array([1.0, -1.0])
+    for kernel in ("linear", "rbf"):
+        res = smo_solve(gram(X, kernel=kernel, gamma=1.0), y, 0.5, tol=1e-8)
+        assert res.converged and np.all(res.alpha == 0.5)   # both at C: W = 1 = 2 C
+        assert res.dual_objective == pytest.approx(1.0)
+    est = SMOSVC(kernel="linear", C=0.5).fit(X, [0, 1])
+    assert est.fit_info_["dual_objective"] == pytest.approx(1.0)
+
+
+def test_dense_smo_with_duplicates_matches_the_qp():
+    X, y = _with_opposite_duplicates(seed=1)
+    K = gram(X, kernel="rbf", gamma=0.5)
+    n = len(y)
+    alpha, g = np.zeros(n), y.copy()
+    n_iter, gap = smo_dense(K, y, alpha, g, np.ones(n, bool), n, 1.0, 1e-8)
+    assert gap < 1e-8 and n_iter > 0
+    W = alpha.sum() - 0.5 * (alpha * y) @ K @ (alpha * y)
+    assert W == pytest.approx(solve_dual(K, y, 1.0).objective, abs=1e-7 * n)
+
+
+def test_a_step_rounding_onto_C_leaves_the_multiplier_at_C():
+    """alpha_i = C - u (one unit in the last place), the step is 0.6 u < room = u:
+    alpha_i + 0.6 u rounds to C, and its status must say UPPER (else the pair is
+    selected again with no room to move)."""
+    C = 0.21
+    u = C - np.nextafter(C, 0.0)
+    y = np.array([1.0, -1.0])
+    alpha = np.array([C - u, 0.5 * C])
+    status = np.array([FREE, FREE], dtype=np.int8)
+    g = np.array([0.6 * u, 0.0])                       # eta = (g_i - g_j) / a = 0.6 u
+    eta = two_variable_step(0, 1, g, y, alpha, status, 1.0, C, C)
+    assert 0 < eta < u
+    assert alpha[0] == C and status[0] == UPPER
+    assert status[1] == FREE and alpha[1] == 0.5 * C + eta
+    # and towards 0: alpha_j = u0 (the smallest step above 0 of that size) rounds to 0
+    alpha = np.array([0.5 * C, 1e-300])
+    status = np.array([FREE, FREE], dtype=np.int8)
+    y = np.array([1.0, 1.0])
+    g = np.array([0.6e-300, 0.0])
+    two_variable_step(0, 1, g, y, alpha, status, 1.0, C, C)
+    assert alpha[1] in (0.0, 1e-300 - 0.6e-300)
+    assert (status[1] == LOWER) == (alpha[1] == 0.0)
+
+
+def test_the_bound_tolerance_is_relative_to_C():
+    for C in (0.21, 1.0, 1e4):
+        t = bound_tol(np.zeros(3), C)
+        assert t == pytest.approx(1e-8 * max(1.0, C), rel=1e-12)
+        a = np.array([0.5 * t, 0.5 * C, C - 0.5 * t, C - 5 * t, 5 * t])
+        assert alpha_status(a, C).tolist() == [LOWER, FREE, UPPER, FREE, FREE]
+        free, bounded = free_and_bounded(a, C)
+        assert free.tolist() == [False, True, False, True, True]
+        assert bounded.tolist() == [False, False, True, False, False]
+    assert bound_tol(np.array([0.0, 3e3]), None) == pytest.approx(3e-5)
