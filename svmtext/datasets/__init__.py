@@ -16,8 +16,9 @@ load_raetsch, load_raetsch_pool
     Rätsch/IDA benchmarks (realisations 1-10; pools for thyroid, flare_solar, splice).
 load_ionosphere, load_sonar, load_german_numeric, load_glass, load_vehicle, load_segment
     UCI benchmark sets.
-load_compas
-    ProPublica's COMPAS recidivism data, with race as the sensitive attribute.
+load_compas, load_compas_fairml
+    ProPublica's COMPAS recidivism data, with race as the sensitive attribute; FairML's
+    eleven-column copy of it.
 load_svmguide
     The three data sets of the LIBSVM guide (svmguide1/2/3), from LIBSVM's sparse
     text format.
@@ -27,7 +28,7 @@ Toy generators (:mod:`svmtext.datasets.toy`)
 make_hypercube_linear, make_hypercube_sinusoidal, make_svdd_cloud,
 make_isolated, make_striated, make_spirals
 """
-from ._compas import COMPAS_FEATURES, load_compas
+from ._compas import COMPAS_FAIRML_FEATURES, COMPAS_FEATURES, load_compas, load_compas_fairml
 from ._fetch import ChecksumError, DataNotFoundError, data_home, fetch, sha256sum
 from ._mnist import load_mnist, load_mnist_4v9
 from ._raetsch import RAETSCH_POOL_NAMES, RAETSCH_SPLIT_NAMES, load_raetsch, load_raetsch_pool
@@ -42,7 +43,8 @@ __all__ = [
     "load_mnist", "load_mnist_4v9", "load_raetsch", "load_raetsch_pool",
     "RAETSCH_SPLIT_NAMES", "RAETSCH_POOL_NAMES",
     "load_ionosphere", "load_sonar", "load_german_numeric", "load_glass", "load_vehicle",
-    "load_segment", "load_compas", "COMPAS_FEATURES",
+    "load_segment", "load_compas", "COMPAS_FEATURES", "load_compas_fairml",
+    "COMPAS_FAIRML_FEATURES",
     "make_two_clouds", "make_hypercube_linear", "make_hypercube_sinusoidal", "make_svdd_cloud",
     "make_isolated", "make_striated", "make_spirals",
 ]

@@ -1,8 +1,10 @@
 """ProPublica's COMPAS recidivism data (Broward County, Florida).
 
-Download source: ``compas-scores-two-years.csv`` from GitHub
-``propublica/compas-analysis`` at the pinned commit
-``bafff5da3f2e45eca6c2d5055faad269defd135a`` (raw file), verified by sha256.
+Download sources (raw files at pinned commits, verified by sha256):
+``compas-scores-two-years.csv`` from GitHub ``propublica/compas-analysis``
+(commit ``bafff5da3f2e45eca6c2d5055faad269defd135a``), and FairML's copy
+``propublica_data_for_fairml.csv`` from GitHub ``adebayoj/fairml``
+(commit ``efda59866db312419dc3dea047c94862cc21d485``).
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from sklearn.utils import Bunch
 
 from ._fetch import fetch
 
-__all__ = ["load_compas", "COMPAS_FEATURES"]
+__all__ = ["load_compas", "COMPAS_FEATURES", "load_compas_fairml", "COMPAS_FAIRML_FEATURES"]
 
 #: Columns of ``X`` returned by :func:`load_compas`.
 COMPAS_FEATURES = ("age", "sex_male", "priors_count", "juv_fel_count", "juv_misd_count",
@@ -89,3 +91,47 @@ def load_compas(filtered: bool = True) -> Bunch:
         score_text=np.array([r["score_text"] for r in rows], dtype=str),
         feature_names=list(COMPAS_FEATURES),
     )
+
+
+#: Columns of ``X`` returned by :func:`load_compas_fairml` (FairML's names and order).
+COMPAS_FAIRML_FEATURES = ("Number_of_Priors", "score_factor", "Age_Above_FourtyFive",
+                          "Age_Below_TwentyFive", "African_American", "Asian", "Hispanic",
+                          "Native_American", "Other", "Female", "Misdemeanor")
+
+
+def load_compas_fairml() -> Bunch:
+    """Load FairML's copy of the COMPAS data (the copy Kanamori et al. 2019 used).
+
+    The 6,172 defendants left by ProPublica's analysis filter, as eleven columns
+    prepared by Adebayo's FairML: all 0/1 except ``Number_of_Priors``.
+
+    Returns
+    -------
+    sklearn.utils.Bunch
+        With fields
+
+        - ``X`` : ndarray of float64, shape (6172, 11), columns
+          :data:`COMPAS_FAIRML_FEATURES` (``score_factor`` 1 for a COMPAS score other
+          than 'Low'; five race dummies, Caucasian being the all-zero row; ``Female``;
+          ``Misdemeanor`` 1 for a misdemeanour charge).
+        - ``y`` : ndarray of int64, ``Two_yr_Recidivism`` (0: 3,363, 1: 2,809).
+        - ``sensitive`` : ndarray of int64, the ``African_American`` column (1: 3,175).
+        - ``feature_names`` : list of str.
+
+    Notes
+    -----
+    File ``compas/propublica_data_for_fairml.csv``; MIT licence (the FairML repository).
+
+    References
+    ----------
+    J. Adebayo, "FairML: Auditing black-box predictive models",
+    https://github.com/adebayoj/fairml, 2018.
+    """
+    with open(fetch("compas/propublica_data_for_fairml.csv"), newline="",
+              encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    X = np.array([[float(r[c]) for c in COMPAS_FAIRML_FEATURES] for r in rows],
+                 dtype=np.float64).reshape(len(rows), len(COMPAS_FAIRML_FEATURES))
+    sensitive = X[:, COMPAS_FAIRML_FEATURES.index("African_American")].astype(np.int64)
+    return Bunch(X=X, y=np.array([int(r["Two_yr_Recidivism"]) for r in rows], dtype=np.int64),
+                 sensitive=sensitive, feature_names=list(COMPAS_FAIRML_FEATURES))

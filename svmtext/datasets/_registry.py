@@ -59,6 +59,7 @@ VEHICLE_BASE = _github("YichenZhuDuke/Classification-Tree-with-Surface-to-Volume
                        "412e58ea8b60e4958d4854430218d0d86bbce785")
 SEGMENT_BASE = _github("Jaygem/PythonForDataAnalysis", "975879b19e6aeab95c5eba70c97f9526f1ad38b2")
 COMPAS_BASE = _github("propublica/compas-analysis", "bafff5da3f2e45eca6c2d5055faad269defd135a")
+FAIRML_BASE = _github("adebayoj/fairml", "efda59866db312419dc3dea047c94862cc21d485")
 # the LIBSVM guide's data sets (svmguide/SOURCE.md: byte copies of git blobs)
 NODE_SVM_BASE = _github("nicolaspanel/node-svm",
                         "38f0718e25ecf449c9e0636de50c0a677ae84266") + "examples/datasets/"
@@ -228,6 +229,9 @@ def _build() -> dict[str, Entry]:
     reg["compas/compas-scores-two-years.csv"] = Entry(
         "c451db85908b2f7fef1d83203bedf6b71ecda0d5af468d82ae62178f91d0cc7d",
         COMPAS_BASE + "compas-scores-two-years.csv")
+    reg["compas/propublica_data_for_fairml.csv"] = Entry(
+        "efc28b32b72462af9a07236bfe04b2a9ac07971fad35f87704b2b92bbfe6cf06",
+        FAIRML_BASE + "doc/example_notebooks/propublica_data_for_fairml.csv")
     for name, (sha, url) in _SVMGUIDE.items():
         reg[f"svmguide/{name}"] = Entry(sha, url)
     for name, sha in _RAETSCH_MAT.items():

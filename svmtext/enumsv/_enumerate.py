@@ -34,6 +34,7 @@ import heapq
 import itertools
 import numbers
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,7 +45,7 @@ from ..kernels import get_kernel, resolve_gamma
 from ._subproblem import Subproblems, objective_error
 
 __all__ = ["EnumeratedModel", "enumerate_models", "enumerate_subproblems", "prepare_problem",
-           "check_k"]
+           "check_k", "child_bounds"]
 
 
 @dataclass
@@ -121,7 +122,8 @@ class _Entry:
 
 @dataclass
 class _Child:
-    """A solved child, stored as its difference from the parent."""
+    """A child, stored as its difference from the parent once solved; before that
+    (lazy enumeration) ``W`` is an upper bound on its optimal value."""
 
     parent: "_Expanded"
     position: int           # index in the parent's branching order
@@ -129,6 +131,7 @@ class _Child:
     diff_val: np.ndarray
     W: float
     gap: float
+    solved: bool = True
 
 
 @dataclass
@@ -136,6 +139,7 @@ class _Expanded:
     """An extracted triple whose children have been created."""
 
     alpha: np.ndarray
+    g: np.ndarray            # its gradient, for warm-starting the children
     removed: tuple           # [n] minus I
     forbidden_base: np.ndarray   # F followed by the branching order
     n_forbidden: int         # len(F)
@@ -172,7 +176,7 @@ def prepare_problem(X, y, kernel="linear", gamma="scale", degree=3, coef0=0.0):
 
 
 def enumerate_models(X, y, *, C=1.0, kernel="linear", k=None, gamma="scale", degree=3,
-                     coef0=0.0, tol=1e-6, warm_start=True, max_iter=10_000_000):
+                     coef0=0.0, tol=1e-6, warm_start=True, lazy=True, max_iter=10_000_000):
     r"""Yield the SVM models of ``(X, y)`` with distinct supports, in non-increasing :math:`W`.
 
     Kanamori et al.'s EnumSV (book: :ref:`sec-enumsv-algorithm`). The models are the
@@ -205,6 +209,11 @@ def enumerate_models(X, y, *, C=1.0, kernel="linear", k=None, gamma="scale", deg
     warm_start : bool, default True
         Start each child from its parent's solution with the removed multiplier
         redistributed (:meth:`Subproblems.warm_start`); ``False``: from zero.
+    lazy : bool, default True
+        Solve a child only when it reaches the top of the heap, where it waits keyed by
+        the weak-duality bound :math:`W_{\text{parent}} - C\xi_i` (:func:`child_bounds`);
+        the same models in the same order as ``False`` (every child solved when its
+        parent is expanded), with fewer solves.
     max_iter : int
         SMO's iteration limit per subproblem.
 
@@ -216,12 +225,48 @@ def enumerate_models(X, y, *, C=1.0, kernel="linear", k=None, gamma="scale", deg
     C = check_C(C, finite=True)
     tol = check_tol(tol)
     K, y_pm, _ = prepare_problem(X, y, kernel, gamma, degree, coef0)
-    return enumerate_subproblems(Subproblems(K, y_pm, C, tol, max_iter), k, warm_start)
+    return enumerate_subproblems(Subproblems(K, y_pm, C, tol, max_iter), k, warm_start,
+                                 lazy)
 
 
-def enumerate_subproblems(sub, k=None, warm_start=True):
+def child_bounds(sub, alpha, g, active, order):
+    r"""Upper bounds on the optimal values of the children ``I \ {i}``, ``i`` in ``order``.
+
+    Weak duality (book: :prf:ref:`prop-enumsv-lazy-bound`): the parent's
+    :math:`(\vec w, b)` is feasible in the child's primal, so the child's optimum is at
+    most the child's primal objective there,
+
+    .. math::
+
+        \mathrm{OPT}(I \setminus \{i\}) \le P_I(\vec w, b) - C\xi_i, \qquad
+        P_I(\vec w, b) = \tfrac12\|\vec w\|^2 + C\sum_{j \in I} \xi_j,\quad
+        \xi_j = \max(0, 1 - y_jf(\mathbf x_j)),
+
+    which is :math:`W_{\text{parent}} - C\xi_i` when the parent is exactly optimal
+    (strong duality). ``g`` is :math:`-y_kG_k = y_k - \sum_j \alpha_jy_jK_{kj}`, so
+    :math:`\xi_k = \max(0, y_k(g_k - b))`. A relative margin of :math:`10^{-12}` plus
+    the rounding of a sum of :math:`n` terms keeps the bound above the computed
+    :math:`W` of the child.
+    """
+    y, C = sub.y, sub.C
+    b = sub.bias(alpha, g, active)
+    xi = np.maximum(0.0, y * (g - b))
+    half_ww = 0.5 * float(alpha.sum() - (alpha * y) @ g)
+    P = half_ww + C * float(xi[active].sum())
+    slack = (1e-12 + 8 * sub.n * np.finfo(float).eps) * max(1.0, abs(P))
+    return P - C * xi[order] + slack
+
+
+def enumerate_subproblems(sub, k=None, warm_start=True, lazy=True):
     """EnumSV on the constrained problems of ``sub`` (a :class:`~svmtext.enumsv.Subproblems`):
-    the generator behind :func:`enumerate_models`, for callers that set the solver up."""
+    the generator behind :func:`enumerate_models`, for callers that set the solver up.
+
+    ``lazy=True``: a child enters the heap unsolved, keyed by the upper bound of
+    :func:`child_bounds`, and is solved only when it reaches the top (then re-inserted
+    with its :math:`W` and its original insertion counter); the models come out in
+    exactly the order of ``lazy=False``, where every child is solved when its parent
+    is expanded (book: :ref:`sec-enumsv-lazy`).
+    """
     n, y = sub.n, sub.y
     # time inside the generator (wall, CPU): totals up to the last yield, last resume
     clock = [0.0, time.perf_counter()]
@@ -232,6 +277,20 @@ def enumerate_subproblems(sub, k=None, warm_start=True):
 
     def cpu_elapsed():
         return cpu[0] + time.process_time() - cpu[1]
+
+    def solve_child(p, pos):
+        """Solve the child ``pos`` of the expanded ``p``: ``(diff_idx, diff_val, W, gap)``."""
+        i = int(p.forbidden_base[p.n_forbidden + pos])
+        child_active = np.ones(n, dtype=bool)
+        child_active[list(p.removed)] = False
+        child_active[i] = False
+        if warm_start:
+            a_c, g_c, gap_c = sub.solve_warm(p.alpha, p.g, child_active, i)
+        else:
+            a_c, g_c, gap_c = sub.solve_cold(child_active)
+        W_c = sub.objective(a_c, g_c)
+        diff = np.flatnonzero(a_c != p.alpha)
+        return diff, a_c[diff], W_c, gap_c
 
     counter = itertools.count()
     heap = []
@@ -245,7 +304,18 @@ def enumerate_subproblems(sub, k=None, warm_start=True):
     n_out = n_candidates = 0
     last = last_cpu = 0.0
     while heap:
-        node = heapq.heappop(heap).node
+        entry = heapq.heappop(heap)
+        node = entry.node
+        if not node.solved:
+            # a bound reached the top: solve the child, put it back with its W
+            node.diff_idx, node.diff_val, W_c, node.gap = solve_child(node.parent, node.position)
+            if W_c > node.W:
+                warnings.warn(f"a child's W = {W_c!r} exceeds its upper bound {node.W!r}: "
+                              "the order may differ from the eager enumeration",
+                              RuntimeWarning, stacklevel=2)
+            node.W, node.solved = W_c, True
+            heapq.heappush(heap, _Entry(-W_c, entry.counter, node))
+            continue
         n_candidates += 1
         # materialise the triple (alpha, I, F)
         if node.parent is None:
@@ -283,18 +353,16 @@ def enumerate_subproblems(sub, k=None, warm_start=True):
         order = np.setdiff1d(support, forbidden, assume_unique=True)
         if not len(order):
             continue
-        parent = _Expanded(alpha=alpha, removed=removed,
+        parent = _Expanded(alpha=alpha, g=g, removed=removed,
                            forbidden_base=np.concatenate([forbidden, order]).astype(np.int64),
                            n_forbidden=len(forbidden))
-        for pos, i in enumerate(order):
-            child_active = active.copy()
-            child_active[i] = False
-            if warm_start:
-                a_c, g_c, gap_c = sub.solve_warm(alpha, g, child_active, i)
+        bounds = child_bounds(sub, alpha, g, active, order) if lazy else None
+        for pos in range(len(order)):
+            if lazy:
+                child = _Child(parent=parent, position=pos, diff_idx=None, diff_val=None,
+                               W=float(bounds[pos]), gap=np.inf, solved=False)
             else:
-                a_c, g_c, gap_c = sub.solve_cold(child_active)
-            W_c = sub.objective(a_c, g_c)
-            diff = np.flatnonzero(a_c != alpha)
-            child = _Child(parent=parent, position=pos, diff_idx=diff, diff_val=a_c[diff],
-                           W=W_c, gap=gap_c)
-            heapq.heappush(heap, _Entry(-W_c, next(counter), child))
+                diff, val, W_c, gap_c = solve_child(parent, pos)
+                child = _Child(parent=parent, position=pos, diff_idx=diff, diff_val=val,
+                               W=W_c, gap=gap_c)
+            heapq.heappush(heap, _Entry(-child.W, next(counter), child))
