@@ -8,6 +8,7 @@ One concept per module:
   pair, second-order WSS2;
 * :mod:`._solver` -- the SMO loop: two-variable step, gradient update, shrinking,
   stopping rule, bias;
+* :mod:`._loop` -- the same loop for WSS2, compiled (the production path);
 * :mod:`._estimator` -- :class:`SMOSVC`, the scikit-learn estimator.
 """
 from ._cache import ColumnCache

@@ -13,14 +13,136 @@ With shrinking (:ref:`sec-smo-shrinking`) the solver works on the *active* rows
 and read at the active rows. When the full problem is restored, the partial columns
 the gradient reconstruction needs are completed, by computing their missing rows only
 (:meth:`ColumnCache.complete_block`), and the other partial columns are dropped.
+
+The cache lives in arrays that the compiled SMO loop (:mod:`svmtext.smo._loop`) reads
+and updates directly: the columns in a numba typed list (one entry per index, empty
+when not cached), the recency order in a doubly linked list over the indices
+(``lru[0]`` the predecessors, ``lru[1]`` the successors, ``n`` the list's head), and
+the counters in ``info`` (bytes held, capacity, columns held, hits, misses).
 """
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import numpy as np
+from numba.typed import List
 
-__all__ = ["ColumnCache"]
+from .._numba import jit
+
+__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES"]
+
+NBYTES, CAPACITY, COUNT, HITS, MISSES = range(5)
+
+
+@jit
+def _new_store(n, proto):
+    store = List()
+    empty = proto[:0].copy()
+    for _ in range(n):
+        store.append(empty)
+    return store
+
+
+@jit
+def unlink(lru, c):
+    """Take ``c`` out of the recency list."""
+    p, q = lru[0, c], lru[1, c]
+    lru[1, p] = q
+    lru[0, q] = p
+
+
+@jit
+def append(lru, c):
+    """Put ``c`` at the most recent end of the recency list."""
+    head = lru.shape[1] - 1
+    last = lru[0, head]
+    lru[1, last] = c
+    lru[0, c] = last
+    lru[1, c] = head
+    lru[0, head] = c
+
+
+@jit
+def touch(lru, c):
+    """``c`` was used: it becomes the most recent."""
+    unlink(lru, c)
+    append(lru, c)
+
+
+@jit
+def store_column(store, held, lru, info, c, col):
+    """Insert ``col`` as column ``c``, evicting least recently used columns until it
+    fits (at least one other column is kept: the current pair)."""
+    head = lru.shape[1] - 1
+    if held[c]:
+        unlink(lru, c)
+        info[NBYTES] -= store[c].nbytes
+        info[COUNT] -= 1
+        held[c] = False
+    while info[COUNT] >= 2 and info[NBYTES] + col.nbytes > info[CAPACITY]:
+        first = lru[1, head]
+        unlink(lru, first)
+        info[NBYTES] -= store[first].nbytes
+        info[COUNT] -= 1
+        held[first] = False
+        store[first] = col[:0]
+    store[c] = col
+    held[c] = True
+    append(lru, c)
+    info[NBYTES] += col.nbytes
+    info[COUNT] += 1
+
+
+@jit
+def restrict_columns(store, held, lru, info, keep, n_keep, n):
+    """Shrinking: partial columns (length ``< n``) are cut to the positions ``keep[:n_keep]``."""
+    head = lru.shape[1] - 1
+    c = lru[1, head]
+    total = 0
+    while c != head:
+        col = store[c]
+        if len(col) != n:
+            cut = np.empty(n_keep, dtype=col.dtype)
+            for t in range(n_keep):
+                cut[t] = col[keep[t]]
+            store[c] = cut
+            col = cut
+        total += col.nbytes
+        c = lru[1, c]
+    info[NBYTES] = total
+
+
+@jit
+def drop_partial(store, held, lru, info, n):
+    """Unshrinking: partial columns are dropped."""
+    head = lru.shape[1] - 1
+    c = lru[1, head]
+    while c != head:
+        nxt = lru[1, c]
+        col = store[c]
+        if len(col) != n:
+            unlink(lru, c)
+            info[NBYTES] -= col.nbytes
+            info[COUNT] -= 1
+            held[c] = False
+            store[c] = col[:0]
+        c = nxt
+
+
+@jit
+def get_stored(store, c):
+    return store[c]
+
+
+@jit
+def lru_order(lru):
+    head = lru.shape[1] - 1
+    out = np.empty(head, dtype=np.int64)
+    k = 0
+    c = lru[1, head]
+    while c != head:
+        out[k] = c
+        k += 1
+        c = lru[1, c]
+    return out[:k]
 
 
 class ColumnCache:
@@ -39,42 +161,53 @@ class ColumnCache:
         if not cache_size > 0:
             raise ValueError(f"cache_size must be positive; got {cache_size!r}")
         self.provider = provider
-        self.n = provider.n
+        self.n = n = provider.n
         self.capacity = float(cache_size) * 2 ** 20
-        self.columns: OrderedDict[int, np.ndarray] = OrderedDict()
+        self.dtype = np.dtype(getattr(provider, "dtype", np.float64))
+        self.store = _new_store(n, np.zeros(1, dtype=self.dtype))
+        self.held = np.zeros(n, dtype=np.bool_)
+        self.lru = np.full((2, n + 1), n, dtype=np.int64)
+        self.info = np.zeros(5, dtype=np.int64)
+        # a byte count is an integer: nbytes > capacity  <=>  nbytes > floor(capacity)
+        self.info[CAPACITY] = int(min(self.capacity, 2.0 ** 62))
         self.rows = None            # active rows (global indices); None: all rows
-        self.nbytes = 0
-        self.hits = 0
-        self.misses = 0
 
-    def column(self, i):
-        """The column :math:`K_{A, i}` on the active rows (do not modify it)."""
-        col = self.columns.get(i)
-        if col is not None:
-            self.columns.move_to_end(i)
-            self.hits += 1
-            if self.rows is not None and len(col) == self.n:
-                return col[self.rows]           # a full column, read at the active rows
-            return col
-        self.misses += 1
+    # counters, read from the arrays the compiled loop updates
+    hits = property(lambda self: int(self.info[HITS]))
+    misses = property(lambda self: int(self.info[MISSES]))
+    nbytes = property(lambda self: int(self.info[NBYTES]))
+
+    @property
+    def columns(self):
+        """The cached indices, least recently used first."""
+        return [int(c) for c in lru_order(self.lru)]
+
+    def _compute(self, i):
         if hasattr(self.provider, "active_column"):
             col = self.provider.active_column(i)
         else:
-            col = self.provider.active_columns([i])[:, 0].copy()
+            col = self.provider.active_columns([i])[:, 0]
+        return np.ascontiguousarray(col, dtype=self.dtype)
+
+    def column(self, i):
+        """The column :math:`K_{A, i}` on the active rows (do not modify it)."""
+        i = int(i)
+        if self.held[i]:
+            touch(self.lru, i)
+            self.info[HITS] += 1
+            col = get_stored(self.store, i)
+            if self.rows is not None and len(col) == self.n:
+                return col[self.rows]           # a full column, read at the active rows
+            return col
+        self.info[MISSES] += 1
+        col = self._compute(i)
         self._store(i, col)
         return col
 
     def _store(self, i, col):
         """Insert ``col``, evicting least recently used columns until it fits."""
-        old = self.columns.pop(i, None)
-        if old is not None:
-            self.nbytes -= old.nbytes
-        while self.columns and self.nbytes + col.nbytes > self.capacity \
-                and len(self.columns) >= 2:
-            _, out = self.columns.popitem(last=False)
-            self.nbytes -= out.nbytes
-        self.columns[i] = col
-        self.nbytes += col.nbytes
+        store_column(self.store, self.held, self.lru, self.info, int(i),
+                     np.ascontiguousarray(col, dtype=self.dtype))
 
     def restrict(self, keep, rows):
         """Shrinking: the active rows become ``rows`` (positions ``keep`` of the old ones).
@@ -83,11 +216,8 @@ class ColumnCache:
         """
         self.provider.set_active(rows)
         self.rows = np.asarray(rows)
-        self.nbytes = 0
-        for i, col in self.columns.items():
-            if len(col) != self.n:
-                col = self.columns[i] = col[keep]
-            self.nbytes += col.nbytes
+        keep = np.asarray(keep, dtype=np.int64)
+        restrict_columns(self.store, self.held, self.lru, self.info, keep, len(keep), self.n)
 
     def complete_block(self, cols, inactive):
         """``K[inactive, cols]`` for restoring the full problem; completes partial columns.
@@ -100,10 +230,11 @@ class ColumnCache:
         out = np.empty((len(inactive), len(cols)), dtype=self.provider.dtype)
         partial, missing = {}, []
         for k, i in enumerate(cols):
-            col = self.columns.get(int(i))
-            if col is None:
+            if not self.held[int(i)]:
                 missing.append(k)
-            elif len(col) == self.n:
+                continue
+            col = get_stored(self.store, int(i))
+            if len(col) == self.n:
                 out[:, k] = col[inactive]
             else:
                 partial[k] = col        # held here: storing a completed column may evict it
@@ -124,5 +255,4 @@ class ColumnCache:
         """Unshrinking: all rows become active; partial columns are dropped."""
         self.provider.set_active(None)
         self.rows = None
-        for i in [i for i, col in self.columns.items() if len(col) != self.n]:
-            self.nbytes -= self.columns.pop(i).nbytes
+        drop_partial(self.store, self.held, self.lru, self.info, self.n)

@@ -17,22 +17,16 @@ Each multiplier has a status (:data:`~svmtext.kkt.LOWER`, ``FREE``, ``UPPER``) f
 which :math:`I_{up}` and :math:`I_{low}` follow (:func:`svmtext.kkt.in_up`,
 :func:`~svmtext.kkt.in_low`); ``movable[k] = False`` takes :math:`k` out of both.
 
-This module imports numba; the rest of the package imports it on first use, so
-``import svmtext`` stays fast. Compiled code is cached in a user-writable folder
-(``$NUMBA_CACHE_DIR``, default ``$XDG_CACHE_HOME/svmtext/numba``).
+This module imports numba (through :mod:`svmtext._numba`, which puts compiled code in
+the user's cache folder); the rest of the package imports it on first use, so
+``import svmtext`` stays fast.
 """
 from __future__ import annotations
 
-import os
-from pathlib import Path
+import numpy as np
 
-os.environ.setdefault("NUMBA_CACHE_DIR", str(
-    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "svmtext" / "numba"))
-
-import numpy as np  # noqa: E402
-from numba import njit  # noqa: E402
-
-from .. import kkt  # noqa: E402
+from .. import kkt
+from .._numba import njit
 
 __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient",
            "update_and_max_up", "dense_loop", "sparse_dot_column", "rbf_from_dots"]

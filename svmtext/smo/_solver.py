@@ -41,7 +41,7 @@ from .._validation import check_C, check_labels, check_tol, check_warm_start
 from ..kkt import FREE, UPPER, alpha_status, bias_from_gradient, free_and_bounded, in_low, in_up
 from ._cache import ColumnCache
 from ._columns import as_column_provider
-from ._wss import PlattHeuristics, extreme_violators, make_rule
+from ._wss import WSS2, PlattHeuristics, extreme_violators, make_rule
 
 __all__ = ["SMOResult", "smo_solve", "bias_from_gradient"]
 
@@ -220,6 +220,11 @@ class _SMO:
         if len(self.active) == self.n:
             return
         self._write_back()
+        self._reconstruct()
+
+    def _reconstruct(self):
+        """The gradient of the set-aside variables from ``gbar`` and the free columns;
+        every variable becomes active (the full arrays are current)."""
         inactive = self._inactive()
         a, y = self.alpha_full, self.y_full
         free = np.flatnonzero(self.status_full == FREE)
@@ -279,7 +284,52 @@ class _SMO:
         variables (the full problem when nothing is shrunk)."""
         return float(-0.5 * np.sum(self.alpha * (self.p + self.y * self.g)))
 
-    # -- the loop ---------------------------------------------------------------
+    # -- the loops ---------------------------------------------------------------
+    def run_compiled(self, max_iter, shrinking):
+        """WSS2 in the compiled loop (:mod:`svmtext.smo._loop`): the same pairs and
+        arithmetic as :meth:`run`; Python only serves the loop's requests."""
+        from . import _loop as L
+        from ._columns import GramColumns
+        n, cache = self.n, self.cache
+        kind = 1 if type(self.provider) is GramColumns else 0
+        st, fs = L.new_state(n, self.tol, self.tau, max_iter, shrinking, kind)
+        bufs = [self.g_full.copy(), self.alpha_full.copy(), self.status_full.copy(),
+                self.y_full.copy(), self.d_full.copy(), np.array(self.C_full, dtype=float)]
+        active, inactive, keep = np.arange(n), np.empty(n, np.int64), np.empty(n, np.int64)
+        KG = self.provider.K if kind == 1 else np.empty((0, 0), dtype=cache.dtype)
+        scratch = np.empty(n, dtype=cache.dtype), np.empty(n, dtype=cache.dtype)
+        args = (st, fs, *bufs, active, inactive, keep, self.g_full, self.alpha_full,
+                self.status_full, self.y_full, self.d_full, self.C_full, self.gbar,
+                cache.store, cache.held, cache.lru, cache.info, KG, *scratch,
+                np.ones(n, dtype=np.bool_))
+        while True:
+            code = L.run(*args)
+            if code == L.NEED_COLUMN:         # the miss is counted by the loop
+                c = int(st[L.REQ])
+                cache._store(c, cache._compute(c))
+            elif code == L.NEED_INACTIVE:
+                rows = inactive[:st[L.N_INACTIVE]]
+                self.gbar[rows] -= fs[L.REQ_COEF] * self.provider.block(rows, [st[L.REQ]])[:, 0]
+            elif code == L.SHRUNK:
+                self.active = active[:st[L.NA]].copy()
+                self.provider.set_active(self.active)
+                cache.rows = self.active
+            elif code == L.NEED_UNSHRINK or (code == L.MAX_ITER and st[L.NA] < n):
+                self.active = active[:st[L.NA]].copy()
+                self._reconstruct()
+                for buf, full in zip(bufs, (self.g_full, self.alpha_full, self.status_full,
+                                            self.y_full, self.d_full, self.C_full)):
+                    buf[:] = full
+                active[:] = np.arange(n)
+                st[L.NA], st[L.N_INACTIVE] = n, 0
+                if code == L.MAX_ITER:
+                    break
+            else:
+                break
+        self.provider.n_kernel_evals += int(st[L.EVALS])
+        self.n_shrink = int(st[L.N_SHRINK])
+        return int(st[L.N_ITER]), int(st[L.N_SELECT]), bool(st[L.CONVERGED]), None
+
     def run(self, max_iter, shrinking, history):
         n_iter = n_select = 0
         interval = min(self.n, 1000)
@@ -422,7 +472,10 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     # for threads to pay off (and threads spin badly on a busy machine)
     with threadpool_limits(limits=1, user_api="blas"):
         solver = _SMO(provider, y, C, alpha, tol, tau, cache_size, rule, p)
-        n_iter, n_select, converged, hist = solver.run(max_iter, shrinking, history)
+        if isinstance(rule, WSS2) and not history:
+            n_iter, n_select, converged, hist = solver.run_compiled(max_iter, shrinking)
+        else:
+            n_iter, n_select, converged, hist = solver.run(max_iter, shrinking, history)
     if not converged:
         warnings.warn(f"SMO stopped after max_iter={max_iter} selections before the gap fell "
                       f"below tol={tol}", ConvergenceWarning, stacklevel=2)

@@ -1,0 +1,291 @@
+r"""The SMO iteration loop, compiled (book: :ref:`sec-smo-performance`).
+
+:func:`svmtext.smo.smo_solve` with the WSS2 rule runs its iterations here: selection
+(:func:`~svmtext.smo._core.max_up`, :func:`~svmtext.smo._core.wss2_scan`), the
+two-variable step, the gradient update, LIBSVM's :math:`\bar G` (the gradient part from
+multipliers at their bound), the stopping test and shrinking, in one compiled function
+over the arrays of :class:`~svmtext.smo._solver._SMO` and of the column cache
+(:mod:`svmtext.smo._cache`). It makes the same selections and the same arithmetic as
+the Python loop that the teaching rules (Platt's, the maximal violating pair) and the
+step history use, pair for pair and bit for bit (``tests/test_smo_loop.py``).
+
+The function returns to Python only for what it cannot do itself:
+
+* a kernel column that is not cached, on the active rows (:data:`NEED_COLUMN`) -- a
+  precomputed Gram matrix (``kind = 1``) is read by the loop itself;
+* a column on the set-aside rows, for :math:`\bar G` when a multiplier reaches or
+  leaves its bound while shrunk (:data:`NEED_INACTIVE`);
+* the gradient reconstruction when the full problem is restored
+  (:data:`NEED_UNSHRINK`: blocks of kernel columns of the set-aside rows);
+* after shrinking, so that the column provider keeps only the active rows
+  (:data:`SHRUNK`).
+
+Python serves the request and calls the loop again; the loop resumes where it stopped
+(the phase of the iteration is kept in the integer state ``st``). Variables are held
+twice: the full arrays (global indices) and the active buffers (positions
+``0 .. na-1``, in increasing global index, as the Python loop's compacted arrays);
+the buffers are written back into the full arrays before every return that needs them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._numba import jit
+from ..kkt import UPPER
+from . import _core
+from ._cache import HITS, MISSES, append, restrict_columns, store_column, unlink
+
+__all__ = ["run", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
+           "SHRUNK", "new_state"]
+
+# return codes
+DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK = range(6)
+
+# the integer state st[...]
+(NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
+ INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
+ REQ_SIGN) = range(21)
+N_ST = 21
+# the float state fs[...]
+TOL, TAU, GAP, REQ_COEF = range(4)
+N_FS = 4
+
+# phases of an iteration (where the loop resumes)
+(P_TOP, P_SHRINK, P_SHRINK2, P_SELECT, P_SELECT2, P_STEP_I, P_STEP_J, P_GBAR_I,
+ P_GBAR_J) = range(9)
+
+_in_up, _in_low = _core._in_up, _core._in_low
+
+
+def new_state(n, tol, tau, max_iter, shrinking, kind):
+    """The integer and float state arrays of a fresh run."""
+    st = np.zeros(N_ST, dtype=np.int64)
+    fs = np.zeros(N_FS)
+    st[NA] = n
+    st[INTERVAL] = min(n, 1000)
+    st[COUNTER] = st[INTERVAL]
+    st[MAXIT] = max_iter
+    st[SHRINKING] = bool(shrinking)
+    st[SKIP] = -1
+    st[KIND] = kind
+    st[PHASE] = P_TOP
+    fs[TOL], fs[TAU] = tol, tau
+    return st, fs
+
+
+@jit
+def _extreme(g, y, status, na):
+    r""":math:`m = \max_{I_{up}} -y_kG_k`, :math:`M = \min_{I_{low}} -y_kG_k` on the active set."""
+    m, M = -np.inf, np.inf
+    for k in range(na):
+        if _in_up(y[k], status[k]) and g[k] > m:
+            m = g[k]
+        if _in_low(y[k], status[k]) and g[k] < M:
+            M = g[k]
+    return m, M
+
+
+@jit
+def _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f):
+    for t in range(na):
+        k = active[t]
+        g_f[k] = g[t]
+        alpha_f[k] = alpha[t]
+        status_f[k] = status[t]
+
+
+@jit
+def _fetch(c, st, store, held, lru, info, KG, active, na, n, buf, count):
+    """Column ``c`` on the active rows, or an empty array when it must come from Python.
+
+    A hit counts (``count``) and makes ``c`` the most recent; a miss is computed here
+    from a Gram matrix (``kind = 1``) or requested (``st[REQ] = c``). The one fetch that
+    follows a request finds the column just stored and does not count again.
+    """
+    if held[c]:
+        if st[SKIP] == c:
+            st[SKIP] = -1
+        elif count:
+            unlink(lru, c)
+            append(lru, c)
+            info[HITS] += 1
+        col = store[c]
+        if na < n and len(col) == n:          # a full column, read at the active rows
+            for t in range(na):
+                buf[t] = col[active[t]]
+            return buf[:na]
+        return col
+    info[MISSES] += 1
+    if st[KIND] == 1:
+        col = np.empty(na, dtype=buf.dtype)
+        for t in range(na):
+            col[t] = KG[active[t], c]
+        st[EVALS] += na
+        store_column(store, held, lru, info, c, col)
+        return col
+    st[REQ] = c
+    st[SKIP] = c
+    return buf[:0]
+
+
+@jit
+def _shrink_out(g, y, status, na, m, M, keep):
+    """LIBSVM's shrinking rule: the positions kept (written to ``keep``) and their number."""
+    n_keep = 0
+    for t in range(na):
+        up, low = _in_up(y[t], status[t]), _in_low(y[t], status[t])
+        out = (up and not low and g[t] < M) or (low and not up and g[t] > m)
+        if not out:
+            keep[n_keep] = t
+            n_keep += 1
+    return n_keep
+
+
+@jit
+def _gbar_update(gbar, active, na, coef, Kr):
+    for t in range(na):
+        gbar[active[t]] -= coef * Kr[t]
+
+
+@jit
+def _gbar_inactive(st, fs, gbar, inactive, KG, c, coef):
+    """:math:`\\bar G` on the set-aside rows: read from the Gram matrix, or requested."""
+    ni = st[N_INACTIVE]
+    if st[KIND] == 1:
+        for t in range(ni):
+            k = inactive[t]
+            gbar[k] -= coef * KG[k, c]
+        st[EVALS] += ni
+        return False
+    st[REQ] = c
+    fs[REQ_COEF] = coef
+    return True
+
+
+@jit
+def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
+        g_f, alpha_f, status_f, y_f, d_f, C_f, gbar,
+        store, held, lru, info, KG, buf_i, buf_j, movable):
+    r"""Run SMO iterations until done or until Python must serve a request.
+
+    ``g, alpha, status, y, d, Cv`` are the active buffers (first ``st[NA]`` entries),
+    ``*_f`` the full arrays, ``gbar`` :math:`-y_k\bar G_k` (global), ``store, held, lru,
+    info`` the column cache, ``KG`` the Gram matrix when ``st[KIND] == 1``, ``movable``
+    all true (the shared scans take it). Returns a code (module docstring).
+    """
+    n = len(g_f)
+    tol, tau = fs[TOL], fs[TAU]
+    while True:
+        na = st[NA]
+        phase = st[PHASE]
+        if phase == P_TOP:
+            if st[N_SELECT] >= st[MAXIT]:
+                _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)
+                return MAX_ITER
+            phase = P_SELECT
+            if st[SHRINKING]:
+                st[COUNTER] -= 1
+                if st[COUNTER] == 0:
+                    st[COUNTER] = st[INTERVAL]
+                    phase = P_SHRINK
+            st[PHASE] = phase
+        if phase == P_SHRINK:
+            m, M = _extreme(g, y, status, na)
+            st[PHASE] = phase = P_SHRINK2
+            if st[UNSHRUNK] == 0 and m - M <= 10 * tol:
+                st[UNSHRUNK] = 1
+                if na < n:                    # restore the full problem first
+                    _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)
+                    return NEED_UNSHRINK
+        if phase == P_SHRINK2:
+            m, M = _extreme(g, y, status, na)
+            n_keep = _shrink_out(g, y, status, na, m, M, keep)
+            st[PHASE] = phase = P_SELECT
+            if n_keep < na:
+                _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)
+                for t in range(n_keep):
+                    q = keep[t]
+                    active[t] = active[q]
+                    g[t], alpha[t], status[t] = g[q], alpha[q], status[q]
+                    y[t], d[t], Cv[t] = y[q], d[q], Cv[q]
+                # the set-aside rows, in increasing order
+                ni = 0
+                t = 0
+                for k in range(n):
+                    if t < n_keep and active[t] == k:
+                        t += 1
+                    else:
+                        inactive[ni] = k
+                        ni += 1
+                st[N_INACTIVE] = ni
+                st[NA] = n_keep
+                st[N_SHRINK] += 1
+                # cut the partial columns to the kept positions
+                restrict_columns(store, held, lru, info, keep, n_keep, n)
+                return SHRUNK
+        if phase == P_SELECT or phase == P_SELECT2:
+            i, g_max = _core.max_up(g, y, status, movable, na)
+            j = -1
+            gap = -np.inf
+            if i >= 0:
+                Ki = _fetch(active[i], st, store, held, lru, info, KG, active, na, n,
+                            buf_i, True)
+                if len(Ki) < na:
+                    return NEED_COLUMN
+                j, g_min = _core.wss2_scan(i, g_max, g, y, status, movable, d, Ki, tau, na)
+                gap = g_max - g_min
+            fs[GAP] = gap
+            if i < 0 or not gap >= tol or j < 0:
+                if phase == P_SELECT and na < n:      # optimal on the active set:
+                    st[PHASE] = P_SELECT2             # check the whole problem
+                    _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)
+                    return NEED_UNSHRINK
+                st[CONVERGED] = 1
+                _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)
+                return DONE
+            if phase == P_SELECT2:
+                st[COUNTER] = 1
+            st[N_SELECT] += 1
+            st[I], st[J] = i, j
+            st[PHASE] = phase = P_STEP_I
+        if phase == P_STEP_I:
+            # the step reads column i again (a hit), then column j
+            _fetch(active[st[I]], st, store, held, lru, info, KG, active, na, n, buf_i, True)
+            st[PHASE] = phase = P_STEP_J
+        if phase == P_STEP_J:
+            i, j = st[I], st[J]
+            Kq = _fetch(active[j], st, store, held, lru, info, KG, active, na, n, buf_j, True)
+            if len(Kq) < na:
+                return NEED_COLUMN
+            Kp = _fetch(active[i], st, store, held, lru, info, KG, active, na, n, buf_i,
+                        False)
+            a = _core.curvature(d[i], d[j], Kp[j], tau)
+            was_i, was_j = status[i] == UPPER, status[j] == UPPER
+            eta = _core.two_variable_step(i, j, g, y, alpha, status, a, Cv[i], Cv[j])
+            st[PHASE] = phase = P_TOP
+            if eta > 0:
+                st[N_ITER] += 1
+                _core.update_gradient(g, eta, Kp, Kq, na)
+                st[GBAR_WAS_I] = 1 if was_i != (status[i] == UPPER) else 0
+                st[GBAR_WAS_J] = 1 if was_j != (status[j] == UPPER) else 0
+                if st[GBAR_WAS_I]:
+                    coef = (-1.0 if was_i else 1.0) * Cv[i] * y[i]
+                    _gbar_update(gbar, active, na, coef, Kp)
+                    if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, active[i], coef):
+                        st[PHASE] = P_GBAR_I
+                        return NEED_INACTIVE
+                phase = P_GBAR_I
+        if phase == P_GBAR_I:
+            j = st[J]
+            st[PHASE] = phase = P_TOP
+            if st[GBAR_WAS_J]:
+                st[GBAR_WAS_J] = 0
+                i = st[I]
+                Kq = _fetch(active[j], st, store, held, lru, info, KG, active, na, n, buf_j,
+                            False)
+                was_j = status[j] != UPPER        # it changed
+                coef = (-1.0 if was_j else 1.0) * Cv[j] * y[j]
+                _gbar_update(gbar, active, na, coef, Kq)
+                if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, active[j], coef):
+                    st[PHASE] = P_TOP
+                    return NEED_INACTIVE
