@@ -85,12 +85,16 @@ class BaseSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     classes_ : (2,) array
         The labels; ``classes_[1]`` is :math:`y = +1`.
     alpha_ : (n,) array
-        Dual variables of the training points.
+        Dual variables of the training points (of the rows kept, in the order of
+        ``support_``, for an estimator that keeps a subset such as a community).
     support_ : (n_SV,) int array
-        Indices of the support vectors (:math:`\\alpha_i > 0`).
+        Indices of the support vectors (:math:`\\alpha_i > 0`), grouped by class as
+        scikit-learn's ``SVC`` orders them: those of ``classes_[0]`` (:math:`y = -1`)
+        first, then those of ``classes_[1]``, each group in increasing index.
     support_vectors_ : (n_SV, d) array
+        The support vectors, in the order of ``support_``.
     dual_coef_ : (1, n_SV) array
-        :math:`\\alpha_i y_i` of the support vectors.
+        :math:`\\alpha_i y_i` of the support vectors, in the order of ``support_``.
     intercept_ : (1,) array
         The bias :math:`b`.
     n_support_ : (2,) int array
@@ -147,9 +151,17 @@ class BaseSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         support vectors' own kernel). ``index`` maps rows of ``X`` to training indices.
         """
         alpha = np.asarray(alpha, dtype=float)
+        if index is not None:
+            # rows of a subset (a community): put them, and alpha_, in support_'s order
+            rows = np.lexsort((np.asarray(index), y > 0))
+            X, y, alpha, index = X[rows], y[rows], alpha[rows], np.asarray(index)[rows]
+            K = None if K is None else np.asarray(K)[np.ix_(rows, rows)]
+            Kv = None if Kv is None else np.asarray(Kv)[rows]
         support = np.flatnonzero(alpha > 0)
+        # grouped by class (y = -1 first), by index within a class: scikit-learn's order
+        support = support[np.lexsort((support, y[support] > 0))]
         self.alpha_ = alpha
-        self.support_ = support if index is None else np.asarray(index)[support]
+        self.support_ = support if index is None else index[support]
         self.support_vectors_ = X[support]
         self.dual_coef_ = (alpha[support] * y[support])[None, :]
         self.intercept_ = np.array([float(b)])
