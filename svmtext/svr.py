@@ -46,8 +46,9 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._validation import check_kernel_psd, kernel_needs_check
 from .base import KERNEL_CONSTRAINTS, KernelParamsMixin
-from .smo import KernelColumns, smo_solve
+from .smo import GramColumns, KernelColumns, smo_solve
 from .smo._wss import RULES
 
 __all__ = ["SMOSVR", "StackedColumns", "svr_problem"]
@@ -72,6 +73,11 @@ class StackedColumns:
     def n_kernel_evals(self):
         """Kernel values computed by the base provider."""
         return self.base.n_kernel_evals
+
+    @n_kernel_evals.setter
+    def n_kernel_evals(self, value):
+        # a solver that computes kernel values itself adds them to the count
+        self.base.n_kernel_evals = value
 
     def diag(self):
         """:math:`\\bar K_{kk}`, the base diagonal twice."""
@@ -121,7 +127,9 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
         Box constant (finite).
     epsilon : float, default=0.1
         Half-width of the insensitive tube (:math:`\varepsilon \ge 0`).
-    kernel : {'linear', 'poly', 'rbf'} or callable, default='rbf'
+    kernel : {'linear', 'poly', 'rbf', 'precomputed'} or callable, default='rbf'
+        With ``'precomputed'``, ``X`` is the Gram matrix: ``(n, n)`` in ``fit``,
+        ``(n_test, n)`` in ``predict``.
     degree : int, default=3
     gamma : float or {'scale', 'auto'}, default='scale'
     coef0 : float, default=0.0
@@ -159,6 +167,7 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
         "C": [Interval(Real, 0.0, None, closed="neither")],
         "epsilon": [Interval(Real, 0.0, None, closed="left")],
         **KERNEL_CONSTRAINTS,
+        "kernel": [StrOptions({"linear", "poly", "rbf", "precomputed"}), callable],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "selection": [StrOptions(set(RULES))],
         "shrinking": ["boolean"],
@@ -181,6 +190,34 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
         self.cache_size = cache_size
         self.max_iter = max_iter
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
+
+    def _check_gram(self, X):
+        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
+            raise ValueError("with kernel='precomputed' X must be the square n x n Gram "
+                             f"matrix of the training points; got shape {X.shape}")
+
+    def _gram(self, X):
+        """The Gram matrix of the training points (``X`` itself when precomputed)."""
+        self._check_gram(X)
+        if self.kernel == "precomputed":
+            return X
+        self._resolve_kernel(X)
+        return self._kernel_function()(X, X)
+
+    def _publish(self, X, alpha2, b):
+        """Fitted attributes from the stacked :math:`(\\alpha, \\alpha^*)` and :math:`b`."""
+        n = len(X)
+        self.alpha_, self.alpha_star_ = alpha2[:n].copy(), alpha2[n:].copy()
+        beta = self.alpha_ - self.alpha_star_
+        self.support_ = np.flatnonzero(beta != 0)
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = beta[self.support_][None, :]
+        self.intercept_ = np.array([b])
+
     def _validate_target(self, y):
         if np.asarray(y).dtype.kind in "OUS":      # objects, strings, bytes
             try:
@@ -198,21 +235,21 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
         X, z = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         n = len(z)
         if n < 2:
-            raise ValueError(f"SMOSVR needs at least 2 samples; got {n} sample "
-                             "(n_samples = 1)")
-        self._resolve_kernel(X)
-        base = KernelColumns(X, self.kernel, gamma=self._gamma, degree=self.degree,
-                             coef0=self.coef0)
+            raise ValueError(f"SMOSVR needs at least 2 samples to fit; got n_samples = {n}")
+        self._check_gram(X)
+        if self.kernel == "precomputed":
+            base = GramColumns(X)
+        else:
+            self._resolve_kernel(X)
+            if kernel_needs_check(self.kernel, self.coef0):
+                check_kernel_psd(self._kernel_function(), X, needed_by="the SVR dual")
+            base = KernelColumns(X, self.kernel, gamma=self._gamma, degree=self.degree,
+                                 coef0=self.coef0)
         y2, p = svr_problem(z, self.epsilon)
         res = smo_solve(StackedColumns(base), y2, self.C, p=p, tol=self.tol,
                         max_iter=self.max_iter, selection=self.selection,
                         cache_size=self.cache_size, shrinking=self.shrinking)
-        self.alpha_, self.alpha_star_ = res.alpha[:n].copy(), res.alpha[n:].copy()
-        beta = self.alpha_ - self.alpha_star_
-        self.support_ = np.flatnonzero(beta != 0)
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = beta[self.support_][None, :]
-        self.intercept_ = np.array([res.b])
+        self._publish(X, res.alpha, res.b)
         self.n_iter_ = res.n_iter
         self.fit_info_ = {"dual_objective": res.dual_objective, "gap": res.gap,
                           "n_iter": res.n_iter, "n_kernel_evals": res.n_kernel_evals,
@@ -225,5 +262,7 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         if len(self.support_) == 0:
             return np.full(len(X), self.intercept_[0])
+        if self.kernel == "precomputed":
+            return X[:, self.support_] @ self.dual_coef_[0] + self.intercept_[0]
         K = self._kernel_function()(X, self.support_vectors_)
         return K @ self.dual_coef_[0] + self.intercept_[0]

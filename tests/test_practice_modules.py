@@ -144,3 +144,21 @@ def test_vote_ties_go_to_the_first_class():
     F = np.array([[1.0, -1.0, 1.0]])      # (0,1) -> 0, (0,2) -> 2, (1,2) -> 1
     winner, votes, tie = libsvm_vote(F, 3)
     assert winner[0] == 0 and votes.tolist() == [[1, 1, 1]] and tie[0]
+
+
+def test_mdm_nearest_points_match_the_qp():
+    """MDM (kernel rows only) and the cvxopt QP find the same nearest points."""
+    from svmtext.hulls import mdm_nearest_points, nearest_hull_points
+    from svmtext.kernels import linear_kernel, rbf_kernel
+    rng = np.random.default_rng(1)
+    X = np.r_[rng.normal(size=(30, 2)) + 1.0, rng.normal(size=(30, 2)) - 1.0]
+    y = np.r_[np.ones(30), -np.ones(30)]
+    for K, mu in ((linear_kernel(X + 3 * y[:, None]), 1.0), (linear_kernel(X), 0.2),
+                  (rbf_kernel(X, X, gamma=0.5), 0.1)):
+        a, b = mdm_nearest_points(K, y, mu, tol=1e-9), nearest_hull_points(K, y, mu)
+        assert a.gap < 1e-9 and np.allclose(a.lam[y > 0].sum(), 1) and a.lam.max() <= mu
+        # 1/2 |z|^2 - 1/2 |z*|^2 <= Delta_+ + Delta_- <= 2 tol
+        assert 0.5 * a.distance**2 - 0.5 * b.distance**2 <= 2e-9 + 1e-9
+        assert abs(a.distance - b.distance) < 1e-6
+    with pytest.raises(ValueError, match="reduced hulls are empty"):
+        mdm_nearest_points(linear_kernel(X), y, mu=0.01)

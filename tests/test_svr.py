@@ -55,6 +55,7 @@ from sklearn.svm import SVR  # noqa: E402
 from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
 
 from svmtext.kernels import gram  # noqa: E402
+from svmtext.nusvr import NuSMOSVR  # noqa: E402
 from svmtext.svr import SMOSVR, StackedColumns  # noqa: E402
 from svmtext.smo import KernelColumns  # noqa: E402
 
@@ -129,7 +130,10 @@ def test_bad_targets():
 
 
 @parametrize_with_checks([SMOSVR(), SMOSVR(kernel="linear", C=10.0, epsilon=0.0),
-                          SMOSVR(selection="mvp", shrinking=False)])
+                          SMOSVR(selection="mvp", shrinking=False),
+                          SMOSVR(kernel="precomputed"), NuSMOSVR(),
+                          NuSMOSVR(kernel="linear", nu=0.2),
+                          NuSMOSVR(kernel="precomputed")])
 def test_sklearn_compatible(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
