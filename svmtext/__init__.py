@@ -5,7 +5,8 @@ The library behind the book: each chapter has one module (or small subpackage).
 * :mod:`svmtext.kernels`, :mod:`svmtext.qp`, :mod:`svmtext.kkt` -- the maximum-margin
   classifier, its dual and the KKT conditions (reference solvers);
 * :mod:`svmtext.smo` -- sequential minimal optimisation;
-* :mod:`svmtext.svr`, :mod:`svmtext.multiclass`, :mod:`svmtext.decomposition`,
+* :mod:`svmtext.svr`, :mod:`svmtext.nusvr`, :mod:`svmtext.probability`,
+  :mod:`svmtext.multiclass`, :mod:`svmtext.decomposition`,
   :mod:`svmtext.hulls`, :mod:`svmtext.feature_map`, :mod:`svmtext.cover` -- SVMs in
   practice (regression on the SMO solver, LIBSVM's vote, working sets, convex hulls,
   feature maps, Cover's count);
@@ -24,14 +25,16 @@ __version__ = "0.1.0"
 
 _SUBMODULES = ("datasets", "eco", "experiments", "kernels", "kkt", "plotting", "qp", "smo",
                "svr", "multiclass", "decomposition", "hulls", "feature_map", "cover",
-               "coulomb", "psvm", "enumsv")
-_NAMES = {"QPSVC": "qp", "SMOSVC": "smo", "smo_solve": "smo", "EcoSVC": "eco", "SVDD": "eco",
+               "coulomb", "psvm", "enumsv", "nusvr", "probability")
+_NAMES = {"NuSMOSVR": "nusvr",
+          "QPSVC": "qp", "SMOSVC": "smo", "smo_solve": "smo", "EcoSVC": "eco", "SVDD": "eco",
           "EcoSVDD": "eco", "SMOSVR": "svr", "PrototypeSVC": "psvm", "EnumSVC": "enumsv",
           "enumerate_models": "enumsv"}
 __all__ = ["datasets", "eco", "kernels", "kkt", "plotting", "qp", "smo", "svr", "multiclass",
            "decomposition", "hulls", "feature_map", "cover", "coulomb", "psvm", "enumsv",
            "QPSVC", "SMOSVC", "EcoSVC", "SVDD", "EcoSVDD", "SMOSVR", "PrototypeSVC", "EnumSVC",
-           "smo_solve", "enumerate_models", "__version__"]
+           "smo_solve", "enumerate_models", "__version__", "nusvr", "probability",
+           "NuSMOSVR"]
 
 
 def __getattr__(name):

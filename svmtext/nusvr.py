@@ -134,7 +134,8 @@ def nu_smo_solve(K, z, C, nu, *, tol=1e-3, max_iter=None, tau=1e-12) -> NuSMORes
         i, j = best
         ib, jb = i % n, j % n
         eta = max(Kd[ib] + Kd[jb] - 2 * K[ib, jb], tau)
-        t = (minus_yG[i] - minus_yG[j]) / eta                               # step along d = (y_i e_i - y_j e_j)
+        # step along d = (y_i e_i - y_j e_j)
+        t = (minus_yG[i] - minus_yG[j]) / eta
         # keep a_i + y_i t and a_j - y_j t in [0, C]
         t = min(t, C - a[i] if y[i] > 0 else a[i], a[j] if y[j] > 0 else C - a[j])
         a[i] += y[i] * t

@@ -53,7 +53,8 @@ __all__ = ["platt_fit", "platt_predict", "cv_decision_values", "pairwise_couplin
            "ovo_predict_proba", "MIN_PROB"]
 
 MIN_PROB = 1e-7
-"""Pairwise estimates are clipped to ``[MIN_PROB, 1 - MIN_PROB]`` before coupling (LIBSVM's value)."""
+"""Pairwise estimates are clipped to ``[MIN_PROB, 1 - MIN_PROB]`` before coupling
+(LIBSVM's value)."""
 
 
 def _log1pexp_terms(u, t):

@@ -13,6 +13,8 @@ from svmtext import SVDD, QPSVC, SMOSVC, EcoSVC, EcoSVDD
 ESTIMATORS = [
     QPSVC(), QPSVC(kernel="linear", C=10.0), QPSVC(kernel="poly", degree=2, coef0=1.0, C=0.5),
     SMOSVC(), SMOSVC(selection="platt", kernel="linear"), SMOSVC(selection="mvp", shrinking=False),
+    SMOSVC(probability=True, random_state=0), SMOSVC(kernel="precomputed"),
+    SMOSVC(class_weight="balanced", kernel="linear"),
     EcoSVC(), EcoSVC(kernel="linear", C=10.0, buffer_size=5),
     SVDD(), SVDD(kernel="linear", C=0.5),
     EcoSVDD(), EcoSVDD(kernel="poly", degree=2, coef0=1.0),
@@ -23,6 +25,7 @@ ESTIMATORS = [
 # (``parametrize_with_checks`` there, with configurations specific to the machine).
 CHECKED_IN = {
     "SMOSVR": "tests/test_svr.py",
+    "NuSMOSVR": "tests/test_svr.py",
     "PrototypeSVC": "tests/test_psvm.py",
     "EnumSVC": "tests/test_enumsv.py",
     **{name: "tests/test_coulomb_estimators.py" for name in (

@@ -10,10 +10,15 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.base import clone
+from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import BaseSVC
-from ._columns import KernelColumns
+from ..probability import cv_decision_values, platt_fit, platt_predict
+from ._columns import GramColumns, KernelColumns
 from ._solver import smo_solve
 from ._wss import RULES
 
@@ -27,7 +32,9 @@ class SMOSVC(BaseSVC):
     ----------
     C : float, default=1.0
         Box constant (finite).
-    kernel : {'linear', 'poly', 'rbf'} or callable, default='rbf'
+    kernel : {'linear', 'poly', 'rbf', 'precomputed'} or callable, default='rbf'
+        With ``'precomputed'``, ``X`` is the Gram matrix: ``(n, n)`` in ``fit``,
+        ``(n_test, n)`` (kernel values against the training points) afterwards.
     degree : int, default=3
     gamma : float or {'scale', 'auto'}, default='scale'
     coef0 : float, default=0.0
@@ -42,6 +49,15 @@ class SMOSVC(BaseSVC):
         Maximal number of selections (``None``: :math:`\\max(10^7, 100n)`).
     dtype : {'float64', 'float32'}, default='float64'
         Precision of the kernel columns (LIBSVM uses float32 for :math:`Q`).
+    class_weight : dict, 'balanced' or None, default=None
+        Per-class box constants :math:`0 \\le \\alpha_i \\le C w_{y_i}` (LIBSVM ``-wi``);
+        ``'balanced'``: :math:`w_c = n / (2 n_c)` (book: :ref:`sec-practice-imbalance`).
+    probability : bool, default=False
+        Fit Platt's sigmoid on 5-fold cross-validated decision values
+        (:func:`svmtext.probability.platt_fit`; LIBSVM ``-b 1``) and enable
+        ``predict_proba`` (book: :ref:`sec-practice-probability`).
+    random_state : int, RandomState or None, default=None
+        Seed of the internal cross-validation split (``probability=True`` only).
 
     Attributes
     ----------
@@ -52,6 +68,11 @@ class SMOSVC(BaseSVC):
     fit_info_ : dict
         ``dual_objective`` :math:`W(\\alpha)`, ``gap``, ``n_iter``, ``n_kernel_evals``,
         ``converged``, ``cache_hits``, ``cache_misses``.
+    class_weight_ : (2,) array
+        :math:`w_c` of ``classes_``.
+    probA_, probB_ : (1,) arrays
+        Platt's :math:`A, B` with ``probability=True``:
+        :math:`P(\\text{classes\\_[1]} \\mid x) = 1/(1 + \\exp(A f(x) + B))`.
 
     References
     ----------
@@ -69,17 +90,21 @@ class SMOSVC(BaseSVC):
 
     _parameter_constraints = {
         **BaseSVC._parameter_constraints,
+        "kernel": [StrOptions({"linear", "poly", "rbf", "precomputed"}), callable],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "selection": [StrOptions(set(RULES))],
         "shrinking": ["boolean"],
         "cache_size": [Interval(Real, 0.0, None, closed="neither")],
         "max_iter": [Interval(Integral, 0, None, closed="left"), None],
         "dtype": [StrOptions({"float64", "float32"})],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+        "probability": ["boolean"],
+        "random_state": ["random_state"],
     }
 
     def __init__(self, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3,
                  selection="wss2", shrinking=True, cache_size=200.0, max_iter=None,
-                 dtype="float64"):
+                 dtype="float64", class_weight=None, probability=False, random_state=None):
         super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma, coef0=coef0)
         self.tol = tol
         self.selection = selection
@@ -87,13 +112,45 @@ class SMOSVC(BaseSVC):
         self.cache_size = cache_size
         self.max_iter = max_iter
         self.dtype = dtype
+        self.class_weight = class_weight
+        self.probability = probability
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
+
+    def _box(self, y, C):
+        r"""Per-sample box :math:`C w_{y_i}` (a scalar when every weight is 1)."""
+        self.class_weight_ = np.ones(2)
+        if self.class_weight == "balanced":          # w_c = n / (2 n_c)
+            self.class_weight_ = compute_class_weight("balanced", classes=np.array([-1.0, 1.0]),
+                                                      y=y)
+        elif isinstance(self.class_weight, dict):      # keyed by the user's labels
+            self.class_weight_ = np.array([float(self.class_weight.get(c, 1.0))
+                                           for c in self.classes_])
+            if not np.all(self.class_weight_ > 0):
+                raise ValueError("class_weight must be positive for both classes; got "
+                                 f"{dict(zip(self.classes_.tolist(), self.class_weight_))}")
+        if np.all(self.class_weight_ == 1.0):
+            return C
+        return C * self.class_weight_[(y > 0).astype(int)]
 
     def fit(self, X, y):
-        """Fit by SMO on kernel columns computed on demand."""
+        """Fit by SMO on kernel columns computed on demand (or on the Gram matrix ``X``
+        with ``kernel='precomputed'``); with ``probability=True``, then fit Platt's sigmoid
+        on 5-fold cross-validated decision values."""
         X, y, C = self._prepare(X, y)
-        provider = KernelColumns(X, self.kernel, gamma=self._gamma, degree=self.degree,
-                                 coef0=self.coef0, dtype=np.dtype(self.dtype))
-        res = smo_solve(provider, y, C, tol=self.tol, max_iter=self.max_iter,
+        if self.kernel == "precomputed":
+            if X.shape[0] != X.shape[1]:
+                raise ValueError("with kernel='precomputed' X must be the square n x n Gram "
+                                 f"matrix of the training points; got shape {X.shape}")
+            provider = GramColumns(X, dtype=np.dtype(self.dtype))
+        else:
+            provider = KernelColumns(X, self.kernel, gamma=self._gamma, degree=self.degree,
+                                     coef0=self.coef0, dtype=np.dtype(self.dtype))
+        res = smo_solve(provider, y, self._box(y, C), tol=self.tol, max_iter=self.max_iter,
                         selection=self.selection, cache_size=self.cache_size,
                         shrinking=self.shrinking)
         info = {"gap": res.gap, "n_iter": res.n_iter, "n_kernel_evals": res.n_kernel_evals,
@@ -102,4 +159,37 @@ class SMOSVC(BaseSVC):
         # K(alpha y) at every training point is y - g: W without a kernel evaluation
         self._set_solution(X, y, res.alpha, res.b, C, info, Kv=y - res.gradient)
         self.n_iter_ = res.n_iter
+        if self.probability:
+            f_cv = cv_decision_values(clone(self).set_params(probability=False), X, y,
+                                      random_state=self.random_state)
+            A, B = platt_fit(f_cv, y)
+            self.probA_, self.probB_ = np.array([A]), np.array([B])
         return self
+
+    def decision_function(self, X):
+        """:math:`f(x) = \\sum_{i\\in S} \\alpha_i y_i k(x_i, x) + b`; positive means
+        ``classes_[1]``. With ``kernel='precomputed'`` ``X`` holds :math:`k(x, x_i)` for the
+        training points :math:`x_i` (one column each)."""
+        if self.kernel != "precomputed":
+            return super().decision_function(X)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X[:, self.support_] @ self.dual_coef_[0] + self.intercept_[0]
+
+    def _check_proba(self):
+        if not self.probability:
+            raise AttributeError("predict_proba is available with probability=True; "
+                                 "refit with SMOSVC(probability=True)")
+        return True
+
+    @available_if(_check_proba)
+    def predict_proba(self, X):
+        r"""Platt's :math:`P(y \mid x)`, columns in the order of ``classes_``."""
+        check_is_fitted(self, "probA_")
+        p = platt_predict(self.decision_function(X), self.probA_[0], self.probB_[0])
+        return np.column_stack([1 - p, p])
+
+    @available_if(_check_proba)
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`."""
+        return np.log(self.predict_proba(X))
