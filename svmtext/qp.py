@@ -134,10 +134,10 @@ def _run_qp(hard, *args):
                          f"(cvxopt: {exc})") from exc
 
 
-def _polish(alpha, K, y, C, eps):
+def _polish(alpha, K, y, C, at_bound):
     """Solve the KKT equalities on the free set read off an interior-point answer
-    (``eps``: distance to a bound under which an alpha counts as at it)."""
-    free, bounded = free_and_bounded(alpha, C, eps)
+    (``at_bound``: distance to a bound under which an alpha counts as at it)."""
+    free, bounded = free_and_bounded(alpha, C, at_bound)
     a = np.where(bounded, C if np.isfinite(C) else 0.0, 0.0)
     F = np.flatnonzero(free)
     if len(F) == 0:
@@ -191,25 +191,25 @@ def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> D
     if res["status"] not in ("optimal", "unknown"):
         raise ValueError(f"the dual QP failed: cvxopt status {res['status']!r}")
     scale = C if np.isfinite(C) else max(1.0, float(raw.max()))
-    eps = 1e-7 * scale
-    raw_b = intercept_from_alpha(raw, K, y, C, tol=eps)
+    at_bound = 1e-7 * scale
+    raw_b = intercept_from_alpha(raw, K, y, C, tol=at_bound)
     raw_viol = kkt_residuals(raw, raw_b, K, y, C).max_violation
     alpha, b, viol = raw, raw_b, raw_viol
-    for eps_sets in (eps * 10.0 ** np.arange(4) if polish else ()):
-        cand = _polish(raw, K, y, C, eps_sets)
+    for free_set_threshold in (at_bound * 10.0 ** np.arange(4) if polish else ()):
+        cand = _polish(raw, K, y, C, free_set_threshold)
         if np.all(cand >= -1e-12) and np.all(cand <= C + 1e-12):
             cand = np.clip(cand, 0.0, C)
-            cand_b = intercept_from_alpha(cand, K, y, C, tol=eps)
+            cand_b = intercept_from_alpha(cand, K, y, C, tol=at_bound)
             cand_viol = kkt_residuals(cand, cand_b, K, y, C).max_violation
             if cand_viol < viol or (cand_viol == viol and alpha is raw):
                 alpha, b, viol = cand, cand_b, cand_viol
     if np.isinf(C) and viol > 1e-3:
         raise ValueError("hard-margin SVM did not converge (the data are nearly inseparable); "
                          "use a finite C")
-    alpha = np.where(alpha > eps, alpha, 0.0)
+    alpha = np.where(alpha > at_bound, alpha, 0.0)
     if np.isfinite(C):
-        alpha = np.where(alpha >= C - eps, C, alpha)
-    free, bounded = free_and_bounded(alpha, C, tol=eps)
+        alpha = np.where(alpha >= C - at_bound, C, alpha)
+    free, bounded = free_and_bounded(alpha, C, tol=at_bound)
     return DualSolution(
         alpha=alpha, b=b, objective=dual_objective(alpha, K, y), C=C,
         support=np.flatnonzero(alpha > 0), free=np.flatnonzero(free),

@@ -39,7 +39,8 @@ class SMOSVC(BaseSVC):
     gamma : float or {'scale', 'auto'}, default='scale'
     coef0 : float, default=0.0
     tol : float, default=1e-3
-        Stopping tolerance :math:`\\epsilon` on the gap :math:`m(\\alpha) - M(\\alpha)`.
+        Stopping tolerance on the gap :math:`m(\\alpha) - M(\\alpha)` (LIBSVM's ``eps``; the
+        book's :math:`\\varepsilon` is the tube of regression only).
     selection : {'wss2', 'mvp', 'platt'}, default='wss2'
         Working-set rule.
     shrinking : bool, default=True
