@@ -32,6 +32,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "assignments"))
 import make_assignments as build  # noqa: E402
+import planted_bugs  # noqa: E402
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("otter") is None,
                                 reason="otter-grader not installed (pinned in requirements.txt)")
@@ -201,6 +202,34 @@ def test_typical_mistake_gets_partial_credit_and_a_useful_message(generated, nam
     assert 0 < total["score"] < total["max_score"], {q: s["score"] for q, s in scores.items()}
     assert scores[question]["score"] < scores[question]["max_score"]
     assert words in scores[question]["output"], scores[question]["output"]
+
+
+BUG_CASES = [(name, label) for name in NAMES for label, *_ in planted_bugs.BUGS.get(name, [])]
+
+
+def test_every_assignment_has_six_planted_bugs_of_several_kinds():
+    for name in NAMES:
+        bugs = planted_bugs.BUGS.get(name, [])
+        assert len(bugs) >= 6, f"{name}: {len(bugs)} planted bugs"
+        kinds = {kind for _, kind, _, _ in bugs}
+        assert planted_bugs.LIB in kinds and len(kinds) >= 4, f"{name}: kinds {kinds}"
+
+
+@pytest.mark.parametrize("name,label", BUG_CASES, ids=[f"{n}-{l}" for n, l in BUG_CASES])
+def test_planted_bug_loses_points(generated, name, label):
+    """Each plausible student bug, planted in the solution, scores less than full marks
+    (and the rest of the notebook still runs: the score is not simply 0 from a crash
+    of the whole notebook unless the bug breaks the first question)."""
+    import contextlib
+    import io
+
+    folder = generated / name
+    _, _, old, new = next(b for b in planted_bugs.BUGS[name] if b[0] == label)
+    cells = planted_bugs.mutate(_cells(build.solution_notebook(folder)), old, new)
+    with contextlib.redirect_stdout(io.StringIO()):
+        scores = build.grade_in_process(None, build.autograder_zip(folder), cells=cells)
+    total = scores.pop("total")
+    assert total["score"] < total["max_score"], f"{label!r} keeps full marks"
 
 
 def test_otter_run_agrees_with_the_in_process_grading(generated, tmp_path):
