@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify experiments-smoke lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel
+.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify experiments-smoke lint coverage lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -28,6 +28,8 @@ help:
 	@echo "make test-portable  unit tests under each OpenBLAS kernel set (OPENBLAS_CORETYPE)"
 	@echo "make experiments  rerun the cached experiments whose code or configuration changed"
 	@echo "make recertify  re-stamp the caches whose code moved but whose smoke results did not"
+	@echo "make lint   ruff's checks over the code (zero findings expected)"
+	@echo "make coverage  unit tests with per-module coverage of svmtext (HTML in _build/coverage)"
 	@echo "make lab    install JupyterLab + jupyterlab-myst (requirements-lab.txt) and open the book"
 	@echo "make notebooks  every chapter as .ipynb in _build/notebooks"
 	@echo "make notebooks STUDENT=1  every chapter without its solutions in _build/student-notebooks"
@@ -63,6 +65,22 @@ test: $(STAMP)
 
 test-unit: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) -q tests
+
+# Maintainers' tools (requirements-dev.txt): ruff's checks ([tool.ruff] in pyproject.toml)
+# at zero findings, and the unit tests' coverage of svmtext per module ([tool.coverage]).
+DEV_STAMP := $(VENV)/.dev-installed
+LINT_PATHS := svmtext tests tools benchmarks assignments conftest.py
+
+$(DEV_STAMP): requirements-dev.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $@
+
+lint: $(DEV_STAMP)
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+
+coverage: $(DEV_STAMP)
+	$(PY) -m pytest -n $(JOBS) -q -m "not chapters" --cov=svmtext \
+	    --cov-report=term --cov-report=html:_build/coverage tests
 
 # The unit tests under each OpenBLAS kernel set: the last bits of every BLAS result
 # change with the kernels, so a test passes only if it checks what the mathematics

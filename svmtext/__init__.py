@@ -20,8 +20,12 @@ The subpackages, and with them numpy's heavier neighbours (scikit-learn, cvxopt,
 matplotlib), load on first use, so ``import svmtext`` is fast.
 """
 import importlib
+from importlib.metadata import PackageNotFoundError, version
 
-__version__ = "0.1.0"
+try:
+    __version__ = version(__name__)          # one source: pyproject.toml's [project] version
+except PackageNotFoundError:                 # pragma: no cover - a source tree not installed
+    __version__ = "0+unknown"
 
 _SUBMODULES = ("datasets", "eco", "experiments", "kernels", "kkt", "plotting", "qp", "smo",
                "svr", "multiclass", "decomposition", "hulls", "feature_map", "cover",

@@ -41,7 +41,8 @@ RESULTS = Path(__file__).resolve().parent / "results"
 # configuration hash at any depth of the configuration
 RUNTIME_KEYS = frozenset({"n_jobs", "backend", "verbose", "progress"})
 
-__all__ = ["RESULTS", "RUNTIME_KEYS", "config_hash", "results_hash", "write_json_atomic",
+__all__ = ["RESULTS", "RUNTIME_KEYS", "MEASUREMENT_WORDS", "is_measurement", "strip_measurements",
+           "config_hash", "results_hash", "write_json_atomic",
            "write_cache", "load_cache", "read_cache", "StaleCacheError", "CorruptCacheError",
            "cache_path", "script_module", "stale_reason", "regenerate_command"]
 
@@ -112,6 +113,33 @@ def script_module(name: str) -> str | None:
     return module if module_file(module) is not None else None
 
 
+# words of a result key that mark a measurement of the machine, not a computed number
+MEASUREMENT_WORDS = frozenset({"seconds", "time", "times", "timing", "cpu", "elapsed",
+                               "load", "maxrss", "peak", "ratio", "slopes"})
+
+
+def is_measurement(key: str, extra: frozenset = frozenset()) -> bool:
+    """Whether a result key names a machine measurement (``median_time``, ``peak_mb``,
+    ``cpu_ratio``, ...): one of its ``_``-separated words is in :data:`MEASUREMENT_WORDS`,
+    or the key is in ``extra``."""
+    return key in extra or bool(MEASUREMENT_WORDS & set(str(key).split("_")))
+
+
+def _extra(mod) -> frozenset:
+    return frozenset(getattr(mod, "SMOKE_MEASUREMENTS", ()))
+
+
+def strip_measurements(results, mod=None):
+    """``results`` without the entries whose key is a measurement (at any depth)."""
+    extra = _extra(mod)
+    if isinstance(results, dict):
+        return {k: strip_measurements(v, mod) for k, v in results.items()
+                if not is_measurement(k, extra)}
+    if isinstance(results, list):
+        return [strip_measurements(v, mod) for v in results]
+    return results
+
+
 def _script(module: str | None):
     """The imported script ``module``, or None if it cannot be imported."""
     if module is None:
@@ -125,8 +153,7 @@ def _script(module: str | None):
 def smoke_record(name: str, mod) -> dict:
     """Run ``mod.SMOKE_CONFIG`` into a temporary folder and return what a full cache
     keeps of it: the smoke configuration's hash and results (machine measurements such
-    as times left out, :func:`svmtext.experiments._recertify.strip_measurements`)."""
-    from ._recertify import strip_measurements
+    as times left out, :func:`strip_measurements`)."""
     with tempfile.TemporaryDirectory() as tmp:
         mod.run(mod.SMOKE_CONFIG, root=Path(tmp))
         smoke = json.loads(cache_path(name, tmp).read_text())["results"]

@@ -26,12 +26,12 @@ from __future__ import annotations
 import importlib
 import json
 import math
-import re
 import tempfile
 import time
 from pathlib import Path
 
-from ._cache import cache_path, config_hash, read_cache, script_module, write_json_atomic
+from ._cache import (MEASUREMENT_WORDS, cache_path, config_hash, is_measurement, read_cache,
+                     script_module, strip_measurements, write_json_atomic)
 from ._code import changed_modules, code_fingerprint
 
 __all__ = ["DEFAULT_TOLERANCE", "MEASUREMENT_WORDS", "is_measurement", "strip_measurements",
@@ -43,33 +43,6 @@ __all__ = ["DEFAULT_TOLERANCE", "MEASUREMENT_WORDS", "is_measurement", "strip_me
 # stopping tolerance, a step) moves objectives and accuracies by 1e-4 or more
 DEFAULT_TOLERANCE = {"rtol": 1e-9, "atol": 1e-12,
                      "why": "summation order moves floats by ulps; a numerical change by >= 1e-4"}
-
-# words of a result key that mark a measurement of the machine, not a computed number
-MEASUREMENT_WORDS = frozenset({"seconds", "time", "times", "timing", "cpu", "elapsed",
-                               "load", "maxrss", "peak", "ratio", "slopes"})
-
-
-def is_measurement(key: str, extra: frozenset = frozenset()) -> bool:
-    """Whether a result key names a machine measurement (``median_time``, ``peak_mb``,
-    ``cpu_ratio``, ...): one of its ``_``-separated words is in :data:`MEASUREMENT_WORDS`,
-    or the key is in ``extra``."""
-    return key in extra or bool(MEASUREMENT_WORDS & set(str(key).split("_")))
-
-
-def _extra(mod) -> frozenset:
-    return frozenset(getattr(mod, "SMOKE_MEASUREMENTS", ()))
-
-
-def strip_measurements(results, mod=None):
-    """``results`` without the entries whose key is a measurement (at any depth)."""
-    extra = _extra(mod)
-    if isinstance(results, dict):
-        return {k: strip_measurements(v, mod) for k, v in results.items()
-                if not is_measurement(k, extra)}
-    if isinstance(results, list):
-        return [strip_measurements(v, mod) for v in results]
-    return results
-
 
 def tolerance(mod) -> dict:
     """The script's ``SMOKE_TOLERANCE``, or :data:`DEFAULT_TOLERANCE`."""
