@@ -5,11 +5,12 @@ Of the :math:`2^n` labellings of :math:`n` points in general position in
 
 .. math::
 
-    C(n, d) = 2\sum_{k=0}^{d-1}\binom{n-1}{k},
+    N(n, d) = 2\sum_{j=0}^{d-1}\binom{n-1}{j},
 
-and with a bias (an affine hyperplane) :math:`C(n, d+1)`. The probability that
-random labels are separable is :math:`P(n, d) = C(n, d)/2^n`: 1 for :math:`n \le d`,
-exactly :math:`1/2` at :math:`n = 2d`, and falling fast beyond.
+and with a bias (an affine hyperplane) :math:`N(n, d+1)`. The probability that
+random labels are separable with a bias is :math:`p(n, d) = N(n, d + 1)/2^n`: 1 for
+:math:`n \le d + 1`, exactly :math:`1/2` at :math:`n = 2(d + 1)`, and falling fast
+beyond (without a bias, :math:`N(n, d)/2^n`).
 
 References
 ----------
@@ -29,14 +30,14 @@ __all__ = ["cover_count", "separable_probability", "is_linearly_separable",
 
 
 def cover_count(n: int, d: int) -> int:
-    r""":math:`C(n, d) = 2\sum_{k=0}^{d-1}\binom{n-1}{k}` (exact integer)."""
+    r""":math:`N(n, d) = 2\sum_{j=0}^{d-1}\binom{n-1}{j}` (exact integer)."""
     if n < 1 or d < 1:
         raise ValueError(f"n and d must be positive; got n={n}, d={d}")
-    return 2 * sum(comb(n - 1, k) for k in range(d))
+    return 2 * sum(comb(n - 1, j) for j in range(d))
 
 
 def separable_probability(n: int, d: int, bias: bool = True) -> float:
-    r""":math:`P = C(n, d + 1)/2^n` with a bias, :math:`C(n, d)/2^n` without."""
+    r""":math:`p(n, d) = N(n, d + 1)/2^n` with a bias, :math:`N(n, d)/2^n` without."""
     return cover_count(n, d + 1 if bias else d) / 2.0 ** n
 
 
@@ -52,13 +53,14 @@ def is_linearly_separable(X, y, bias: bool = True) -> bool:
 
 
 def simulate_separable_fraction(n: int, d: int, trials: int, seed: int = 0,
-                                bias: bool = True) -> float:
+                                bias: bool = True, feature_map=None) -> float:
     """Fraction of ``trials`` draws (Gaussian points in general position, fair random
-    labels) that are linearly separable."""
+    labels) that are linearly separable, after ``feature_map`` (a function of the
+    ``(n, d)`` points) if given."""
     rng = np.random.default_rng([seed, n, d])
     hits = 0
     for _ in range(trials):
         X = rng.normal(size=(n, d))
         y = rng.choice([-1.0, 1.0], size=n)
-        hits += is_linearly_separable(X, y, bias)
+        hits += is_linearly_separable(X if feature_map is None else feature_map(X), y, bias)
     return hits / trials
