@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify experiments-smoke lint coverage lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel
+.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -119,6 +119,10 @@ experiments: $(STAMP)
 # caches whose code moved: rerun each smoke configuration, re-stamp if its numbers did not move
 recertify: $(STAMP)
 	$(PY) -m svmtext.experiments --recertify
+
+# each smoke configuration calls every function of its full run's first task (minutes)
+smoke-coverage: $(STAMP)
+	SVMTEXT_SMOKE_COVERAGE=1 $(PY) -m pytest -n 0 -q tests/test_smoke_coverage.py
 
 experiments-smoke: $(STAMP)
 	$(PY) -m svmtext.experiments --smoke

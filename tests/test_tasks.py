@@ -57,3 +57,11 @@ def test_dask_local_cluster_gives_the_default_backends_results(tmp_path):
     dask = run_tasks("demo", CONFIG, TASKS, draw, root=tmp_path / "dask", n_jobs=2,
                      backend="dask")
     assert dask == local
+
+
+def test_partial_folder_follows_the_cache_key(tmp_path):
+    """Runtime settings leave the folder alone (a run resumes with another n_jobs); a
+    setting that decides the numbers moves it."""
+    base = partial_dir("demo", CONFIG, tmp_path)
+    assert partial_dir("demo", dict(CONFIG, n_jobs=4, backend="dask"), tmp_path) == base
+    assert partial_dir("demo", dict(CONFIG, n=13), tmp_path) != base
