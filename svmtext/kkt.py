@@ -23,7 +23,7 @@ import numpy as np
 
 __all__ = ["KKTResiduals", "kkt_residuals", "intercept_from_alpha", "bias_from_gradient", "bias_interval",
            "free_and_bounded", "dual_objective_from_coef", "alpha_status", "bound_tol", "in_up", "in_low",
-           "LOWER", "FREE", "UPPER"]
+           "LOWER", "FREE", "UPPER", "BIAS_RTOL", "bias_tol"]
 
 
 @dataclass
@@ -195,7 +195,31 @@ def free_and_bounded(alpha, C=None, tol=None):
     return status == FREE, status == UPPER
 
 
-def bias_interval(minus_yG, alpha, y, C=None, tol=0.0):
+BIAS_RTOL = 1e-12
+r"""The bias rules' bound test: :math:`\alpha_k` within ``BIAS_RTOL`` :math:`C_k` of a bound
+counts as at it (:func:`bias_tol`)."""
+
+
+def bias_tol(alpha, C=None):
+    r"""The distance to a bound under which the bias rules count :math:`\alpha_k` as at it:
+    :math:`10^{-12} C_k` (:data:`BIAS_RTOL`; :math:`10^{-12}\max_k \alpha_k` for the hard
+    margin).
+
+    Solvers that land exactly on the bounds (SMO) still leave a multiplier a few
+    rounding errors short of one now and then (Platt's rule: :math:`C - 5.6\cdot 10^{-17}`
+    at :math:`C = 0.21`); counted as free, it alone would set :math:`b`. The test is
+    relative to :math:`C`, the scale of the multipliers, and every bias computation uses
+    it (:func:`bias_from_gradient`, the compiled :func:`svmtext.smo._core.bias`).
+    """
+    C = np.inf if C is None else C
+    if np.ndim(C):
+        C = np.asarray(C, dtype=float)
+        return BIAS_RTOL * np.where(np.isfinite(C), C, np.max(alpha, initial=0.0))
+    C = float(C)
+    return BIAS_RTOL * (C if np.isfinite(C) else float(np.max(alpha, initial=0.0)))
+
+
+def bias_interval(minus_yG, alpha, y, C=None, tol=None):
     r"""The interval :math:`[m(\alpha), M(\alpha)]` of biases the KKT conditions allow.
 
     With LIBSVM's gradient :math:`G = Q\alpha - e` and
@@ -209,25 +233,29 @@ def bias_interval(minus_yG, alpha, y, C=None, tol=0.0):
     and at an optimum every :math:`b \in [m, M]` satisfies them (book:
     :ref:`sec-dual-bias`, eq. ``eq-bias-interval``). An empty index set gives an
     infinite end. ``tol`` is the distance to a bound under which :math:`\alpha_k` counts
-    as at it.
+    as at it (default :func:`bias_tol`, :math:`10^{-12} C`).
     """
     minus_yG, alpha, y = (np.asarray(v, dtype=float) for v in (minus_yG, alpha, y))
-    status = alpha_status(alpha, C, tol)
+    status = alpha_status(alpha, C, bias_tol(alpha, C) if tol is None else tol)
     m = float(np.max(minus_yG[in_up(y, status)], initial=-np.inf))
     M = float(np.min(minus_yG[in_low(y, status)], initial=np.inf))
     return m, M
 
 
-def bias_from_gradient(minus_yG, alpha, y, C=None, tol=0.0):
+def bias_from_gradient(minus_yG, alpha, y, C=None, tol=None):
     r"""The bias :math:`b = -\rho` from :math:`-y_k G_k = y_k - \sum_j \alpha_j y_j K_{kj}`.
 
     A free support vector has :math:`y_k f(x_k) = 1`, i.e. :math:`b = -y_k G_k`: the
     mean over the free set is returned. Without free vectors the optimality conditions
     only bound :math:`b` to :func:`bias_interval` :math:`[m(\alpha), M(\alpha)]`, and
     its midpoint is returned (LIBSVM's rule; book: :ref:`sec-dual-bias`).
-    ``tol`` is the distance to a bound under which :math:`\alpha_k` counts as at it.
+    ``tol`` is the distance to a bound under which :math:`\alpha_k` counts as at it
+    (default :func:`bias_tol`, :math:`10^{-12} C`: the one rule of every bias computation,
+    compiled as :func:`svmtext.smo._core.bias`).
     """
     minus_yG, alpha, y = (np.asarray(v, dtype=float) for v in (minus_yG, alpha, y))
+    if tol is None:
+        tol = bias_tol(alpha, C)
     free = alpha_status(alpha, C, tol) == FREE
     if free.any():
         return float(np.mean(minus_yG[free]))

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from svmtext.kernels import gram
-from svmtext.kkt import free_and_bounded, intercept_from_alpha, kkt_residuals
+from svmtext.kkt import bias_from_gradient, free_and_bounded, intercept_from_alpha, kkt_residuals
 from svmtext.qp import solve_dual
 
 
@@ -80,3 +80,34 @@ def test_intercept_from_free_svs_and_midpoint():
     b = intercept_from_alpha(sol.alpha, K, y, C)
     assert lo <= hi and b == pytest.approx((lo + hi) / 2)
     assert kkt_residuals(sol.alpha, b, K, y, C).max_violation < 1e-9
+
+
+def test_bias_counts_an_alpha_rounding_errors_below_C_as_bounded():
+    """Platt's rule on an RBF problem where every alpha ends at C (C = 0.21, n = 46): one
+    multiplier stops at C - 5.6e-17. Counted as free (an exact bound test), it alone sets
+    b at an end of the interval [m, M] and training predictions flip; counted as bounded
+    (the relative test of every bias rule), b is the midpoint, as for WSS2."""
+    from svmtext.kernels import rbf_kernel
+    from svmtext.kkt import bias_interval, bias_tol
+    from svmtext.smo import _core, smo_solve
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(46, 2)), np.r_[np.ones(23), -np.ones(23)]
+    K, C = rbf_kernel(X, gamma=0.5), 0.21
+    platt = smo_solve(K, y, C, selection="platt")
+    wss2 = smo_solve(K, y, C)
+    short = C - platt.alpha
+    assert np.all(wss2.alpha == C) and np.all(short <= bias_tol(platt.alpha, C))
+    assert np.count_nonzero(short) == 1 and 0 < short.max() < 6e-17     # the case
+    g = y - K @ (platt.alpha * y)
+    m, M = bias_interval(g, platt.alpha, y, C)
+    assert platt.b == pytest.approx(0.5 * (m + M), abs=1e-12)
+    assert platt.b == pytest.approx(wss2.b, abs=1e-12)
+    compiled = _core.bias(g, platt.alpha, y, np.ones(46, bool), 46, C)
+    assert compiled == pytest.approx(platt.b, abs=1e-14)
+    # the exact test would have taken the one "free" multiplier's -y G as b
+    exact = bias_from_gradient(g, platt.alpha, y, C, tol=0.0)
+    k = int(np.argmax(short))
+    assert exact == g[k] and abs(exact - platt.b) > 0.1
+    f = K @ (platt.alpha * y)
+    assert np.any(np.sign(f + exact) != np.sign(f + platt.b))

@@ -84,7 +84,6 @@ class Subproblems:
         self.n_solves = 0
         self.n_iter = 0          # SMO pair updates over all solves
         self.n_polished = 0      # solves finished by the exact polish
-        self.chunk = 1000
         self.polish_rounds = 2
         self.use_polish, self.coarse_tol = bool(polish), float(coarse_tol)
 
@@ -104,18 +103,8 @@ class Subproblems:
 
     # -- solvers ---------------------------------------------------------------
     def _run_smo(self, alpha, g, active, tol):
-        # In rounds of `chunk` pair updates: smo_dense re-reads every multiplier's
-        # status from alpha at each call, a safeguard against a multiplier left on a
-        # bound with the status "free" (a zero-length step repeated until max_iter;
-        # the SMO core now puts a step that rounds onto a bound exactly on it).
-        chunk = self.chunk
-        n_iter = 0
-        while True:
-            done, gap = smo_dense(self.K, self.y, alpha, g, active, self.n, self.C,
-                                  tol, min(chunk, self.max_iter - n_iter))
-            n_iter += done
-            if done < chunk or not gap >= tol or n_iter >= self.max_iter:
-                break
+        n_iter, gap = smo_dense(self.K, self.y, alpha, g, active, self.n, self.C, tol,
+                                self.max_iter)
         self.n_iter += n_iter
         if n_iter >= self.max_iter and gap >= tol:
             warnings.warn(f"SMO reached max_iter={self.max_iter} on a subproblem",

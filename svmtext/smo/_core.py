@@ -28,13 +28,16 @@ import numpy as np
 from .. import kkt
 from .._numba import njit
 
-__all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient",
-           "update_and_max_up", "dense_loop", "sparse_dot_column", "rbf_from_dots"]
+__all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient", "bias",
+           "dense_loop", "sparse_dot_column", "rbf_from_dots"]
 
 _jit = njit(cache=True)
+# error_model="numpy" (the vectorised passes of dense_loop): see below
+_vec = njit(cache=True, fastmath={"nnan", "nsz"}, error_model="numpy")
 _in_up = _jit(kkt.in_up)
 _in_low = _jit(kkt.in_low)
 LOWER, FREE, UPPER = kkt.LOWER, kkt.FREE, kkt.UPPER
+BIAS_RTOL = kkt.BIAS_RTOL
 
 
 @_jit
@@ -136,46 +139,175 @@ def two_variable_step(i, j, g, y, alpha, status, a, C_i, C_j):
 
 
 @_jit
+def bias(g, alpha, y, live, m, C):
+    r"""The bias :math:`b` of :func:`svmtext.kkt.bias_from_gradient`, compiled, over the first
+    ``m`` entries with ``live[k]`` true.
+
+    The mean of :math:`-y_kG_k` (``g``) over the free multipliers, else the midpoint of
+    :math:`[m(\alpha), M(\alpha)]` (a finite end alone if the other is infinite; 0 if both
+    are). :math:`\alpha_k` within :data:`~svmtext.kkt.BIAS_RTOL` :math:`C` of a bound counts
+    as at it (:func:`svmtext.kkt.bias_tol`). The mean is summed in index order (NumPy's
+    ``mean`` sums pairwise: the two agree to rounding).
+    """
+    tol = BIAS_RTOL * C
+    total, n_free = 0.0, 0
+    lo, hi = -np.inf, np.inf
+    for k in range(m):
+        if not live[k]:
+            continue
+        a = alpha[k]
+        s = LOWER if a <= tol else UPPER if a >= C - tol else FREE
+        if s == FREE:
+            total += g[k]
+            n_free += 1
+        if _in_up(y[k], s) and g[k] > lo:
+            lo = g[k]
+        if _in_low(y[k], s) and g[k] < hi:
+            hi = g[k]
+    if n_free:
+        return total / n_free
+    if np.isfinite(lo) and np.isfinite(hi):
+        return 0.5 * (lo + hi)
+    return lo if np.isfinite(lo) else hi if np.isfinite(hi) else 0.0
+
+
+@_jit
 def update_gradient(g, eta, K_i, K_j, m):
     r""":math:`-y_kG_k \mathrel{-}= \eta (K_{ik} - K_{jk})` for the first ``m`` entries."""
     for k in range(m):
         g[k] -= eta * (np.float64(K_i[k]) - np.float64(K_j[k]))   # float32 columns too
 
 
+# the vectorised passes: error_model="numpy" makes a division by zero give inf instead
+# of raising, which removes a test per element and lets the loops vectorise (the
+# curvature is floored at tau > 0)
+
+
+@_vec
+def _min_pair(a, b, m):
+    r"""``(min(a[:m]), min(b[:m]))`` with four independent accumulators each."""
+    a0 = a1 = a2 = a3 = np.inf
+    b0 = b1 = b2 = b3 = np.inf
+    k = 0
+    while k + 4 <= m:
+        a0, a1 = min(a0, a[k]), min(a1, a[k + 1])
+        a2, a3 = min(a2, a[k + 2]), min(a3, a[k + 3])
+        b0, b1 = min(b0, b[k]), min(b1, b[k + 1])
+        b2, b3 = min(b2, b[k + 2]), min(b3, b[k + 3])
+        k += 4
+    while k < m:
+        a0, b0 = min(a0, a[k]), min(b0, b[k])
+        k += 1
+    return min(min(a0, a1), min(a2, a3)), min(min(b0, b1), min(b2, b3))
+
+
+@_vec
+def _max(a, m):
+    r"""``max(a[:m])`` with four independent accumulators."""
+    a0 = a1 = a2 = a3 = -np.inf
+    k = 0
+    while k + 4 <= m:
+        a0, a1 = max(a0, a[k]), max(a1, a[k + 1])
+        a2, a3 = max(a2, a[k + 2]), max(a3, a[k + 3])
+        k += 4
+    while k < m:
+        a0 = max(a0, a[k])
+        k += 1
+    return max(max(a0, a1), max(a2, a3))
+
+
 @_jit
-def update_and_max_up(g, eta, K_i, K_j, y, status, movable, m):
-    r""":func:`update_gradient` and then :func:`max_up`, in one pass over the arrays
-    (the dense loop reads ``g`` once per step instead of twice)."""
-    i = -1
-    g_max = -np.inf
+def _first(a, value, m):
+    """The first ``k < m`` with ``a[k] == value`` (-1 if none)."""
     for k in range(m):
-        gk = g[k] - eta * (np.float64(K_i[k]) - np.float64(K_j[k]))
-        g[k] = gk
-        if movable[k] and _in_up(y[k], status[k]) and gk > g_max:
-            g_max = gk
-            i = k
-    return i, g_max
+        if a[k] == value:
+            return k
+    return -1
+
+
+@_vec
+def _scores(g, low, d, K_i, d_i, g_max, tau, g_low, score, m):
+    r"""``g_low = -y G + l`` and the WSS2 scores :math:`-b_{ik}^2/a_{ik}` (0 where
+    :math:`b_{ik} \le 0` or :math:`k \notin I_{low}`)."""
+    for k in range(m):
+        x = g[k] + low[k]
+        g_low[k] = x
+        b = max(g_max - x, 0.0)
+        a = d_i + d[k] - 2.0 * K_i[k]
+        a = a if a > 0 else tau                      # as curvature()
+        score[k] = -(b * b) / a
+
+
+@_vec
+def _update(g, up, eta, K_i, K_j, g_up, m):
+    r""":math:`-y_kG_k \mathrel{-}= \eta(K_{ik} - K_{jk})` and ``g_up = -y G + u``."""
+    for k in range(m):
+        x = g[k] - eta * (K_i[k] - K_j[k])
+        g[k] = x
+        g_up[k] = x + up[k]
+
+
+@_jit
+def _set_offsets(y, status, movable, up, low, k):
+    up[k] = 0.0 if movable[k] and _in_up(y[k], status[k]) else -np.inf
+    low[k] = 0.0 if movable[k] and _in_low(y[k], status[k]) else np.inf
 
 
 @_jit
 def dense_loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter, pairs):
     r"""WSS2 SMO on the dense matrix ``K[:m, :m]``, in place; the first ``len(pairs)``
-    pairs are written to ``pairs``. Returns ``(n_iter, gap)``."""
-    i, g_max = max_up(g, y, status, movable, m)
-    gap = np.inf
+    pairs are written to ``pairs``. Returns ``(n_iter, gap)`` (``gap = -inf`` when
+    :math:`I_{up}` is empty).
+
+    The selections and steps of :func:`max_up`, :func:`wss2_scan` and
+    :func:`two_variable_step`, with the passes written without a branch per element:
+    the index sets are offsets added to the gradient,
+
+    .. math::
+
+        u_k = \begin{cases} 0 & k \in I_{up} \\ -\infty & \text{otherwise,}\end{cases}
+        \qquad
+        l_k = \begin{cases} 0 & k \in I_{low} \\ +\infty & \text{otherwise,}\end{cases}
+
+    so that :math:`m(\alpha) = \max_k (-y_kG_k + u_k)`,
+    :math:`M(\alpha) = \min_k (-y_kG_k + l_k)` and the WSS2 score
+    :math:`-b_{ik}^2/a_{ik}` with :math:`b_{ik} = \max(0, m(\alpha) + y_kG_k - l_k)`: each
+    pass is a loop the compiler turns into vector instructions, and the arg-max is the
+    first index holding the maximum (first index on ties, as :func:`max_up` and
+    :func:`wss2_scan`: the same pairs and the same arithmetic). Only :math:`u` and
+    :math:`l` of the two moved multipliers change per step. Every dense SMO of the
+    package runs this loop (:func:`svmtext.smo.smo_dense`, the EcoSVM's
+    re-equilibration, the prototype SVMs' linear SVMs, the enumeration's subproblems).
+    """
+    up, low = np.empty(m), np.empty(m)
+    g_up, g_low, score = np.empty(m), np.empty(m), np.empty(m)
+    for k in range(m):
+        _set_offsets(y, status, movable, up, low, k)
+        g_up[k] = g[k] + up[k]
+    g_max = _max(g_up, m)
+    i = _first(g_up, g_max, m) if g_max > -np.inf else -1
+    gap = np.inf if i >= 0 else -np.inf
     n_iter = 0
-    while n_iter < max_iter:
-        j, g_min = wss2_scan(i, g_max, g, y, status, movable, d, K[i], tau, m)
+    while n_iter < max_iter and i >= 0:
+        _scores(g, low, d, K[i], d[i], g_max, tau, g_low, score, m)
+        g_min, best = _min_pair(g_low, score, m)
         gap = g_max - g_min
-        if i < 0 or j < 0 or gap < tol:
+        if gap < tol or not best < 0:
             break
+        j = _first(score, best, m)
         eta = two_variable_step(i, j, g, y, alpha, status, curvature(d[i], d[j], K[i, j], tau),
                                 C, C)
         if n_iter < len(pairs):
             pairs[n_iter, 0] = i
             pairs[n_iter, 1] = j
+        _set_offsets(y, status, movable, up, low, i)
+        _set_offsets(y, status, movable, up, low, j)
         n_iter += 1
-        i, g_max = update_and_max_up(g, eta, K[i], K[j], y, status, movable, m)
+        _update(g, up, eta, K[i], K[j], g_up, m)
+        g_max = _max(g_up, m)
+        i = _first(g_up, g_max, m) if g_max > -np.inf else -1
+        if i < 0:
+            gap = -np.inf
     return n_iter, gap
 
 
