@@ -40,7 +40,6 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import validate_data
 
 from .svr import SMOSVR
 
@@ -210,13 +209,7 @@ class NuSMOSVR(SMOSVR):
 
     def fit(self, X, y):
         """Solve the ν-SVR dual on the Gram matrix and keep the support vectors."""
-        self._validate_params()
-        self._validate_target(y)
-        X, z = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        n = len(z)
-        if n < 2:
-            raise ValueError(f"NuSMOSVR needs at least 2 samples; got {n} sample "
-                             "(n_samples = 1)")
+        X, z = self._validated(X, y)
         K = self._gram(X)
         res = nu_smo_solve(K, z, self.C, self.nu, tol=self.tol, max_iter=self.max_iter)
         self._publish(X, res.alpha, res.b)

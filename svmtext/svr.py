@@ -202,7 +202,6 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
 
     def _gram(self, X):
         """The Gram matrix of the training points (``X`` itself when precomputed)."""
-        self._check_gram(X)
         if self.kernel == "precomputed":
             return X
         self._resolve_kernel(X)
@@ -228,15 +227,21 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
                     "SMOSVR is a regressor: the target y must be numeric; got values such "
                     f"as {sample} (for class labels use SMOSVC)") from None
 
-    def fit(self, X, y):
-        """Solve the :math:`2n`-variable dual by SMO and keep the support vectors."""
+    def _validated(self, X, y):
+        """Parameters, target and data checked; ``(X, z)`` as float arrays."""
         self._validate_params()
         self._validate_target(y)
         X, z = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        n = len(z)
-        if n < 2:
-            raise ValueError(f"SMOSVR needs at least 2 samples to fit; got n_samples = {n}")
+        if len(z) < 2:
+            raise ValueError(f"{type(self).__name__} needs at least 2 samples to fit; got "
+                             f"n_samples = {len(z)}")
         self._check_gram(X)
+        return X, z
+
+    def fit(self, X, y):
+        """Solve the :math:`2n`-variable dual by SMO and keep the support vectors."""
+        X, z = self._validated(X, y)
+        n = len(z)
         if self.kernel == "precomputed":
             base = GramColumns(X)
         else:
