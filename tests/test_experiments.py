@@ -254,3 +254,31 @@ def test_measurements_are_not_compared():
     assert strip_measurements({"rows": [{"n_sv": 3, "times": [1.0]}]}) == {"rows": [{"n_sv": 3}]}
     assert compare({"a": [1, 2.0]}, {"a": [1, 2.0 + 1e-12]}, 1e-9, 0) == []
     assert compare({"a": 1}, {"a": 1.0}, 1e-9, 0) == ["a: 1.0, recorded 1"]
+
+
+def test_recertify_option_reports_a_failing_smoke_run(package, tmp_path, monkeypatch, capsys):
+    """``--recertify`` goes on past a smoke run that raises and reports that cache stale."""
+    import sys
+    import types
+
+    from svmtext.experiments import _cache
+
+    cli = importlib.import_module("svmtext.experiments.__main__")
+    broken = {"now": False}
+
+    def run(config, root=None):
+        if broken["now"]:
+            raise RuntimeError("the solver broke")
+        return write_cache("demo", config, {"accuracy": 0.9}, root=root)
+
+    demo = types.SimpleNamespace(CONFIG={"n": 10}, SMOKE_CONFIG={"n": 2}, run=run)
+    monkeypatch.setitem(sys.modules, "svmtext.experiments.demo", demo)
+    monkeypatch.setattr(cli, "EXPERIMENTS", ["demo"])
+    monkeypatch.setattr(_cache, "RESULTS", tmp_path / "results")
+    run(demo.CONFIG, root=tmp_path / "results")
+    assert cli.main(["--recertify"]) == 0 and "demo: current" in capsys.readouterr().out
+    core = package / CORE
+    core.write_text(core.read_text().replace("x + 1", "x + 5"))
+    broken["now"] = True
+    assert cli.main(["--recertify"]) == 1
+    assert "demo: STALE, the smoke run failed: RuntimeError: the solver broke" in capsys.readouterr().out

@@ -63,7 +63,10 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         left = 0
         for name in names:
-            ok, message = recertify(name, root)
+            try:
+                ok, message = recertify(name, root)
+            except Exception as exc:         # a smoke run that fails leaves its cache stale
+                ok, message = False, f"{name}: STALE, the smoke run failed: {type(exc).__name__}: {exc}"
             print(message, flush=True)
             left += not ok
         print(f"recertification: {len(names) - left} of {len(names)} caches current, "
