@@ -15,6 +15,7 @@ exactly as scikit-learn's ``SVC`` stores them.
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -37,7 +38,7 @@ KERNEL_CONSTRAINTS = {
 """scikit-learn parameter constraints of the kernel parameters (every estimator)."""
 
 
-def labels_to_pm1(y):
+def labels_to_pm1(y) -> tuple[np.ndarray, np.ndarray]:
     """Map two class labels to -1/+1 (``classes_[1]`` -> +1); ValueError unless exactly two."""
     check_classification_targets(y)
     y_type = type_of_target(y, input_name="y")
@@ -136,7 +137,7 @@ class BaseSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         self._resolve_kernel(X)
         return X, y_pm, C
 
-    def fit(self, X, y):
+    def fit(self, X, y) -> Self:
         """Fit the SVM: solve the dual on ``K = k(X, X)`` and keep the support vectors."""
         X, y, C = self._prepare(X, y)
         K = self._kernel_function()(X, X)
@@ -176,7 +177,7 @@ class BaseSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         self.fit_info_ = {"dual_objective": W, **(info or {})}
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X) -> np.ndarray:
         """:math:`f(x) = \\sum_{i\\in S} \\alpha_i y_i k(x_i, x) + b`; positive means ``classes_[1]``."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
@@ -184,7 +185,7 @@ class BaseSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
             return np.full(len(X), self.intercept_[0])
         return self._kernel_function()(X, self.support_vectors_) @ self.dual_coef_[0] + self.intercept_[0]
 
-    def predict(self, X):
+    def predict(self, X) -> np.ndarray:
         """Class of ``sign f(x)`` (``classes_[1]`` when :math:`f(x) > 0`)."""
         f = self.decision_function(X)
         return self.classes_[(f > 0).astype(int)]

@@ -23,6 +23,7 @@ edited file.
 """
 from __future__ import annotations
 
+from typing import Any
 import hashlib
 import importlib
 import json
@@ -129,7 +130,7 @@ def _extra(mod) -> frozenset:
     return frozenset(getattr(mod, "SMOKE_MEASUREMENTS", ()))
 
 
-def strip_measurements(results, mod=None):
+def strip_measurements(results, mod=None) -> Any:
     """``results`` without the entries whose key is a measurement (at any depth)."""
     extra = _extra(mod)
     if isinstance(results, dict):

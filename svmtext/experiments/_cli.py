@@ -8,12 +8,13 @@ import argparse
 import inspect
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from ._cache import RESULTS
 from ._tasks import BACKENDS
 
 
-def run_from_command_line(module, argv=None):
+def run_from_command_line(module, argv=None) -> Any:
     """Run ``module.CONFIG`` into the committed results, or ``--smoke`` into a temporary folder.
 
     ``--backend`` and ``--n-jobs`` are passed to experiments whose ``run`` accepts them
