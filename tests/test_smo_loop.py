@@ -8,9 +8,9 @@ from svmtext.qp import primal_objective, solve_dual
 from svmtext.smo import GramColumns, KernelColumns, smo_solve
 
 
-def random_problem(seed, n_max=200, log_C_max=4):
+def random_problem(seed, n_max=200, log_C_max=4, scaled=None):
     """A random binary problem: n 20..n_max, 1..10 features (sometimes one scaled by
-    1e3; not when ``log_C_max < 4``), linear / RBF /
+    1e3 unless ``scaled`` is false; default: when ``log_C_max >= 4``), linear / RBF /
     polynomial kernel, C log-uniform in [1e-2, 10^log_C_max], and in one problem of
     three duplicated points (some with the opposite label)."""
     rng = np.random.default_rng(seed)
@@ -24,7 +24,7 @@ def random_problem(seed, n_max=200, log_C_max=4):
         X[dst] = X[src]
         y[dst] = np.where(rng.random(k) < 0.5, y[src], -y[src])
     kernel = ["linear", "rbf", "poly"][seed % 3]
-    if rng.random() < 0.2 and log_C_max >= 4:
+    if rng.random() < 0.2 and (log_C_max >= 4 if scaled is None else scaled):
         X[:, -1] *= 1e3
     y[:2] = 1.0, -1.0
     scale = X.var() * d

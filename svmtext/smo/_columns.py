@@ -119,6 +119,8 @@ class KernelColumns:
             self.X = np.ascontiguousarray(X, dtype=self.dtype)
         self.sq = np.einsum("ij,ij->i", self.X, self.X)
         self._k = get_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
+        self.kernel_code = {"linear": 0, "rbf": 1, "poly": 2}.get(kernel) \
+            if isinstance(kernel, str) else None
         self._diag = kernel_diag(X, kernel, gamma=gamma, degree=degree, coef0=coef0)
         self.n_kernel_evals = 0
         self.set_active(None)
@@ -168,12 +170,39 @@ class KernelColumns:
         return last[1]
 
     def active_column(self, c):
-        """``K[active, c]`` as a contiguous 1-D array."""
+        """``K[active, c]`` as a contiguous 1-D array (a named kernel on dense data:
+        :func:`svmtext.smo._core.kernel_column`, compiled)."""
         if self.sparse_columns:
             out = self._sparse_columns(self._XTa, self._sqa, [c])[:, 0]
             self.n_kernel_evals += out.size
             return out
+        if self.kernel_code is not None:
+            from . import _core              # compiled on first use
+            out = np.empty(len(self._sqa), dtype=self.dtype)
+            _core.kernel_column(self._Xa, self._sqa, self.X[c], float(self.sq[c]),
+                                self.kernel_code, float(self.gamma), float(self.coef0),
+                                int(self.degree), out)
+            self.n_kernel_evals += out.size
+            return out
         return np.ascontiguousarray(self.active_columns([c])[:, 0])
+
+    def compiled_source(self):
+        """What the compiled SMO loop needs to compute columns itself:
+        ``(kind, kernel code, (X, sq, X_active, sq_active, indptr, indices, data))``,
+        kind 2 for dense data, 3 for the sparse columns (linear and RBF), 0 when the
+        loop must ask Python (a callable kernel; the sparse polynomial kernel)."""
+        none = np.empty((0, 0), dtype=self.dtype)
+        no_idx = np.empty(0, dtype=np.int32)
+        if self.sparse_columns and self.kernel in ("linear", "rbf"):
+            csr = self._csr
+            return 3, self.kernel_code, (self.XT, self.sq, self._XTa, self._sqa,
+                                         csr.indptr.astype(np.int32, copy=False),
+                                         csr.indices.astype(np.int32, copy=False),
+                                         csr.data)
+        if not self.sparse_columns and self.kernel_code is not None:
+            return 2, self.kernel_code, (self.X, self.sq, self._Xa, self._sqa, no_idx,
+                                         no_idx, self.sq[:0])
+        return 0, -1, (none, self.sq, none, self._sqa, no_idx, no_idx, self.sq[:0])
 
     def active_columns(self, cols):
         """``K[active, cols]``, shape ``(n_active, len(cols))``: one matrix product."""

@@ -29,7 +29,7 @@ from .. import kkt
 from .._numba import njit
 
 __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient", "bias",
-           "dense_loop", "sparse_dot_column", "rbf_from_dots"]
+           "dense_loop", "sparse_dot_column", "rbf_from_dots", "kernel_column"]
 
 _jit = njit(cache=True)
 # error_model="numpy" (the vectorised passes of dense_loop): see below
@@ -242,7 +242,7 @@ def _scores(g, low, d, K_i, d_i, g_max, tau, g_low, score, m):
 def _update(g, up, eta, K_i, K_j, g_up, m):
     r""":math:`-y_kG_k \mathrel{-}= \eta(K_{ik} - K_{jk})` and ``g_up = -y G + u``."""
     for k in range(m):
-        x = g[k] - eta * (K_i[k] - K_j[k])
+        x = g[k] - eta * (np.float64(K_i[k]) - np.float64(K_j[k]))   # float32 columns too
         g[k] = x
         g_up[k] = x + up[k]
 
@@ -342,6 +342,29 @@ def sparse_dot_column(XT, nz, v, out):
             for r in range(m):
                 o[r] += w0 * a0[r]
             q += 1
+    return out
+
+
+@_jit
+def kernel_column(Xa, sqa, x, sq_x, kernel, gamma, coef0, degree, out):
+    r"""``out[r]`` :math:`= k(x_r, x)` for the rows :math:`x_r` of ``Xa``: ``kernel`` 0
+    linear :math:`\langle x_r, x\rangle`, 1 RBF :math:`\exp(-\gamma\max(0, \lVert x_r\rVert^2
+    + \lVert x\rVert^2 - 2\langle x_r, x\rangle))` (``sqa``, ``sq_x`` the squared norms),
+    2 polynomial :math:`(\gamma\langle x_r, x\rangle + c_0)^d`; sums in float64.
+    The columns of :class:`~svmtext.smo.KernelColumns` on dense data (Python and the
+    compiled loop call this one function)."""
+    n, p = Xa.shape
+    for r in range(n):
+        s = 0.0
+        for f in range(p):
+            s += np.float64(Xa[r, f]) * np.float64(x[f])
+        if kernel == 1:
+            dist = np.float64(sqa[r]) + sq_x - 2.0 * s
+            out[r] = np.exp(-gamma * (dist if dist > 0 else 0.0))
+        elif kernel == 2:
+            out[r] = (gamma * s + coef0) ** degree
+        else:
+            out[r] = s
     return out
 
 

@@ -44,11 +44,11 @@ DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK = range(6)
 # the integer state st[...]
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
  INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
- REQ_SIGN) = range(21)
-N_ST = 21
+ KERNEL, DEGREE) = range(22)
+N_ST = 22
 # the float state fs[...]
-TOL, TAU, GAP, REQ_COEF = range(4)
-N_FS = 4
+TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0 = range(6)
+N_FS = 6
 
 # phases of an iteration (where the loop resumes)
 (P_TOP, P_SHRINK, P_SHRINK2, P_SELECT, P_SELECT2, P_STEP_I, P_STEP_J, P_GBAR_I,
@@ -57,7 +57,8 @@ N_FS = 4
 _in_up, _in_low = _core._in_up, _core._in_low
 
 
-def new_state(n, tol, tau, max_iter, shrinking, kind):
+def new_state(n, tol, tau, max_iter, shrinking, kind, kernel=-1, gamma=0.0, coef0=0.0,
+              degree=0):
     """The integer and float state arrays of a fresh run."""
     st = np.zeros(N_ST, dtype=np.int64)
     fs = np.zeros(N_FS)
@@ -69,7 +70,8 @@ def new_state(n, tol, tau, max_iter, shrinking, kind):
     st[SKIP] = -1
     st[KIND] = kind
     st[PHASE] = P_TOP
-    fs[TOL], fs[TAU] = tol, tau
+    st[KERNEL], st[DEGREE] = kernel, degree
+    fs[TOL], fs[TAU], fs[GAMMA], fs[COEF0] = tol, tau, gamma, coef0
     return st, fs
 
 
@@ -95,12 +97,34 @@ def _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f):
 
 
 @jit
-def _fetch(c, st, store, held, lru, info, KG, active, na, n, buf, count):
+def _compute(c, st, fs, KG, src, active, na, dtype_of):
+    """Column ``c`` on the active rows, computed here (kinds 1-3), as Python would."""
+    col = np.empty(na, dtype=dtype_of.dtype)
+    kind = st[KIND]
+    if kind == 1:                         # a Gram matrix
+        for t in range(na):
+            col[t] = KG[active[t], c]
+        return col
+    X, sq, Xa, sqa, indptr, indices, data = src
+    if kind == 2:                         # dense data
+        _core.kernel_column(Xa, sqa, X[c], np.float64(sq[c]), st[KERNEL], fs[GAMMA],
+                            fs[COEF0], st[DEGREE], col)
+        return col
+    lo, hi = indptr[c], indptr[c + 1]     # sparse columns
+    _core.sparse_dot_column(Xa, indices[lo:hi].copy(), data[lo:hi].copy(), col)
+    if st[KERNEL] == 1:
+        _core.rbf_from_dots(col, sqa, np.float64(sq[c]), fs[GAMMA])
+    return col
+
+
+@jit
+def _fetch(c, st, fs, store, held, lru, info, KG, src, active, na, n, buf, count):
     """Column ``c`` on the active rows, or an empty array when it must come from Python.
 
     A hit counts (``count``) and makes ``c`` the most recent; a miss is computed here
-    from a Gram matrix (``kind = 1``) or requested (``st[REQ] = c``). The one fetch that
-    follows a request finds the column just stored and does not count again.
+    (a Gram matrix, ``kind = 1``; a named kernel on the data, kinds 2 and 3) or
+    requested (``st[REQ] = c``). The one fetch that follows a request finds the column
+    just stored and does not count again.
     """
     if held[c]:
         if st[SKIP] == c:
@@ -116,16 +140,22 @@ def _fetch(c, st, store, held, lru, info, KG, active, na, n, buf, count):
             return buf[:na]
         return col
     info[MISSES] += 1
-    if st[KIND] == 1:
-        col = np.empty(na, dtype=buf.dtype)
-        for t in range(na):
-            col[t] = KG[active[t], c]
+    if st[KIND] != 0:
+        col = _compute(c, st, fs, KG, src, active, na, buf)
         st[EVALS] += na
         store_column(store, held, lru, info, c, col)
         return col
     st[REQ] = c
     st[SKIP] = c
     return buf[:0]
+
+
+@jit
+def _offsets(g, y, status, movable, up, low, g_up, na):
+    """The offsets of :math:`I_{up}`, :math:`I_{low}` and ``g_up`` on the active set."""
+    for k in range(na):
+        _core._set_offsets(y, status, movable, up, low, k)
+        g_up[k] = g[k] + up[k]
 
 
 @jit
@@ -165,16 +195,21 @@ def _gbar_inactive(st, fs, gbar, inactive, KG, c, coef):
 @jit
 def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
         g_f, alpha_f, status_f, y_f, d_f, C_f, gbar,
-        store, held, lru, info, KG, buf_i, buf_j, movable):
+        store, held, lru, info, KG, src, buf_i, buf_j, movable, up, low, g_up, g_low, score):
     r"""Run SMO iterations until done or until Python must serve a request.
 
     ``g, alpha, status, y, d, Cv`` are the active buffers (first ``st[NA]`` entries),
     ``*_f`` the full arrays, ``gbar`` :math:`-y_k\bar G_k` (global), ``store, held, lru,
-    info`` the column cache, ``KG`` the Gram matrix when ``st[KIND] == 1``, ``movable``
-    all true (the shared scans take it). Returns a code (module docstring).
+    info`` the column cache, ``KG`` the Gram matrix when ``st[KIND] == 1``, ``src`` the
+    data when the loop computes columns (:meth:`~svmtext.smo.KernelColumns.compiled_source`;
+    its active rows change with shrinking, so the loop returns after it), ``movable``
+    all true, ``up, low, g_up, g_low, score`` the offsets and work arrays of the
+    vectorised passes (:func:`svmtext.smo._core.dense_loop`). Returns a code (module
+    docstring).
     """
     n = len(g_f)
     tol, tau = fs[TOL], fs[TAU]
+    _offsets(g, y, status, movable, up, low, g_up, st[NA])
     while True:
         na = st[NA]
         phase = st[PHASE]
@@ -220,19 +255,25 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                 st[N_INACTIVE] = ni
                 st[NA] = n_keep
                 st[N_SHRINK] += 1
+                _offsets(g, y, status, movable, up, low, g_up, n_keep)
                 # cut the partial columns to the kept positions
                 restrict_columns(store, held, lru, info, keep, n_keep, n)
                 return SHRUNK
         if phase == P_SELECT or phase == P_SELECT2:
-            i, g_max = _core.max_up(g, y, status, movable, na)
+            # max_up and wss2_scan, as the vectorised passes of dense_loop
+            g_max = _core._max(g_up, na)
+            i = _core._first(g_up, g_max, na) if g_max > -np.inf else -1
             j = -1
             gap = -np.inf
             if i >= 0:
-                Ki = _fetch(active[i], st, store, held, lru, info, KG, active, na, n,
+                Ki = _fetch(active[i], st, fs, store, held, lru, info, KG, src, active, na, n,
                             buf_i, True)
                 if len(Ki) < na:
                     return NEED_COLUMN
-                j, g_min = _core.wss2_scan(i, g_max, g, y, status, movable, d, Ki, tau, na)
+                _core._scores(g, low, d, Ki, d[i], g_max, tau, g_low, score, na)
+                g_min, best = _core._min_pair(g_low, score, na)
+                if best < 0:
+                    j = _core._first(score, best, na)
                 gap = g_max - g_min
             fs[GAP] = gap
             if i < 0 or not gap >= tol or j < 0:
@@ -249,23 +290,30 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             st[I], st[J] = i, j
             st[PHASE] = phase = P_STEP_I
         if phase == P_STEP_I:
-            # the step reads column i again (a hit), then column j
-            _fetch(active[st[I]], st, store, held, lru, info, KG, active, na, n, buf_i, True)
+            # the step reads column i again (a hit: it is the most recent), then column j
+            c = active[st[I]]
+            unlink(lru, c)
+            append(lru, c)
+            info[HITS] += 1
             st[PHASE] = phase = P_STEP_J
         if phase == P_STEP_J:
             i, j = st[I], st[J]
-            Kq = _fetch(active[j], st, store, held, lru, info, KG, active, na, n, buf_j, True)
+            Kq = _fetch(active[j], st, fs, store, held, lru, info, KG, src, active, na, n,
+                        buf_j, True)
             if len(Kq) < na:
                 return NEED_COLUMN
-            Kp = _fetch(active[i], st, store, held, lru, info, KG, active, na, n, buf_i,
-                        False)
+            Kp = store[active[i]]            # column i, as the selection read it
+            if na < n and len(Kp) == n:
+                Kp = buf_i[:na]
             a = _core.curvature(d[i], d[j], Kp[j], tau)
             was_i, was_j = status[i] == UPPER, status[j] == UPPER
             eta = _core.two_variable_step(i, j, g, y, alpha, status, a, Cv[i], Cv[j])
             st[PHASE] = phase = P_TOP
             if eta > 0:
                 st[N_ITER] += 1
-                _core.update_gradient(g, eta, Kp, Kq, na)
+                _core._set_offsets(y, status, movable, up, low, i)
+                _core._set_offsets(y, status, movable, up, low, j)
+                _core._update(g, up, eta, Kp, Kq, g_up, na)
                 st[GBAR_WAS_I] = 1 if was_i != (status[i] == UPPER) else 0
                 st[GBAR_WAS_J] = 1 if was_j != (status[j] == UPPER) else 0
                 if st[GBAR_WAS_I]:
@@ -281,8 +329,9 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             if st[GBAR_WAS_J]:
                 st[GBAR_WAS_J] = 0
                 i = st[I]
-                Kq = _fetch(active[j], st, store, held, lru, info, KG, active, na, n, buf_j,
-                            False)
+                Kq = store[active[j]]        # column j, as the step read it
+                if na < n and len(Kq) == n:
+                    Kq = buf_j[:na]
                 was_j = status[j] != UPPER        # it changed
                 coef = (-1.0 if was_j else 1.0) * Cv[j] * y[j]
                 _gbar_update(gbar, active, na, coef, Kq)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from .._validation import check_C, check_labels, check_tol, check_warm_start
 from ..kkt import FREE, UPPER, alpha_status, bias_from_gradient, free_and_bounded, in_low, in_up
@@ -290,18 +290,32 @@ class _SMO:
         arithmetic as :meth:`run`; Python only serves the loop's requests."""
         from . import _loop as L
         from ._columns import GramColumns
-        n, cache = self.n, self.cache
-        kind = 1 if type(self.provider) is GramColumns else 0
-        st, fs = L.new_state(n, self.tol, self.tau, max_iter, shrinking, kind)
+        n, cache, provider = self.n, self.cache, self.provider
+        kind, kernel = (1, -1) if type(provider) is GramColumns else (0, -1)
+        source = getattr(provider, "compiled_source", None)
+        if source is not None:
+            kind, kernel, _ = source()
+        st, fs = L.new_state(n, self.tol, self.tau, max_iter, shrinking, kind, kernel,
+                             float(getattr(provider, "gamma", 0.0) or 0.0),
+                             float(getattr(provider, "coef0", 0.0) or 0.0),
+                             int(getattr(provider, "degree", 0) or 0))
         bufs = [self.g_full.copy(), self.alpha_full.copy(), self.status_full.copy(),
                 self.y_full.copy(), self.d_full.copy(), np.array(self.C_full, dtype=float)]
         active, inactive, keep = np.arange(n), np.empty(n, np.int64), np.empty(n, np.int64)
-        KG = self.provider.K if kind == 1 else np.empty((0, 0), dtype=cache.dtype)
-        scratch = np.empty(n, dtype=cache.dtype), np.empty(n, dtype=cache.dtype)
-        args = (st, fs, *bufs, active, inactive, keep, self.g_full, self.alpha_full,
-                self.status_full, self.y_full, self.d_full, self.C_full, self.gbar,
-                cache.store, cache.held, cache.lru, cache.info, KG, *scratch,
-                np.ones(n, dtype=np.bool_))
+        KG = provider.K if kind == 1 else np.empty((0, 0), dtype=cache.dtype)
+        none, vec0 = np.empty((0, 0), dtype=cache.dtype), np.empty(0, dtype=cache.dtype)
+        no_idx = np.empty(0, dtype=np.int32)
+        work = (np.empty(n, dtype=cache.dtype), np.empty(n, dtype=cache.dtype),
+                np.ones(n, dtype=np.bool_), *(np.empty(n) for _ in range(5)))
+
+        def arguments():              # the data's active rows change with shrinking
+            src = source()[2] if source is not None else \
+                (none, vec0, none, vec0, no_idx, no_idx, vec0)
+            return (st, fs, *bufs, active, inactive, keep, self.g_full, self.alpha_full,
+                    self.status_full, self.y_full, self.d_full, self.C_full, self.gbar,
+                    cache.store, cache.held, cache.lru, cache.info, KG, src, *work)
+
+        args = arguments()
         while True:
             code = L.run(*args)
             if code == L.NEED_COLUMN:         # the miss is counted by the loop
@@ -309,11 +323,12 @@ class _SMO:
                 cache._store(c, cache._compute(c))
             elif code == L.NEED_INACTIVE:
                 rows = inactive[:st[L.N_INACTIVE]]
-                self.gbar[rows] -= fs[L.REQ_COEF] * self.provider.block(rows, [st[L.REQ]])[:, 0]
+                self.gbar[rows] -= fs[L.REQ_COEF] * provider.block(rows, [st[L.REQ]])[:, 0]
             elif code == L.SHRUNK:
                 self.active = active[:st[L.NA]].copy()
-                self.provider.set_active(self.active)
+                provider.set_active(self.active)
                 cache.rows = self.active
+                args = arguments()
             elif code == L.NEED_UNSHRINK or (code == L.MAX_ITER and st[L.NA] < n):
                 self.active = active[:st[L.NA]].copy()
                 self._reconstruct()
@@ -322,6 +337,7 @@ class _SMO:
                     buf[:] = full
                 active[:] = np.arange(n)
                 st[L.NA], st[L.N_INACTIVE] = n, 0
+                args = arguments()
                 if code == L.MAX_ITER:
                     break
             else:
@@ -366,6 +382,17 @@ class _SMO:
                     hist["kernel_evals"].append(int(self.provider.n_kernel_evals))
         self.unshrink()
         return n_iter, n_select, converged, hist
+
+
+_CONTROLLER = []
+
+
+def _one_blas_thread():
+    """One BLAS thread for the fit (the libraries are looked up once per process: the
+    look-up costs milliseconds, more than a small fit)."""
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
 
 
 def _check_box(C, n):
@@ -470,7 +497,7 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     evals0 = provider.n_kernel_evals
     # one BLAS thread: a kernel column is a single matrix-vector product, too small
     # for threads to pay off (and threads spin badly on a busy machine)
-    with threadpool_limits(limits=1, user_api="blas"):
+    with _one_blas_thread():
         solver = _SMO(provider, y, C, alpha, tol, tau, cache_size, rule, p)
         if isinstance(rule, WSS2) and not history:
             n_iter, n_select, converged, hist = solver.run_compiled(max_iter, shrinking)
