@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel
+.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -29,6 +29,7 @@ help:
 	@echo "make experiments  rerun the cached experiments whose code or configuration changed"
 	@echo "make recertify  re-stamp the caches whose code moved but whose smoke results did not"
 	@echo "make lint   ruff's checks over the code (zero findings expected)"
+	@echo "make bench  SMOSVC against LIBSVM and oneDAL (requirements-bench.txt): every target as a ratio"
 	@echo "make coverage  unit tests with per-module coverage of svmtext (HTML in _build/coverage)"
 	@echo "make lab    install JupyterLab + jupyterlab-myst (requirements-lab.txt) and open the book"
 	@echo "make notebooks  every chapter as .ipynb in _build/notebooks"
@@ -65,6 +66,12 @@ test: $(STAMP)
 
 test-unit: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) -q tests
+
+# SMOSVC against LIBSVM (scikit-learn's SVC) and oneDAL (sklearnex.svm.SVC, the pins of
+# requirements-bench.txt), alternating fits in one process; prints every target as a ratio.
+bench: $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-bench.txt
+	$(PY) benchmarks/targets.py
 
 # Maintainers' tools (requirements-dev.txt): ruff's checks ([tool.ruff] in pyproject.toml)
 # at zero findings, and the unit tests' coverage of svmtext per module ([tool.coverage]).
@@ -133,12 +140,14 @@ experiments-smoke: $(STAMP)
 LAB_STAMP := $(VENV)/.svmtext-lab-installed
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
 
-# overrides.json: a double click opens a markdown chapter as a notebook (jupytext)
+# overrides.json: a double click opens a markdown chapter as a notebook (jupytext);
+# every cell rendered (no windowing), so that all formulas are typeset.
 $(LAB_STAMP): requirements-lab.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements.txt -r requirements-lab.txt
 	@mkdir -p $(LAB_SETTINGS)
 	@echo '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers":' \
-	      '{"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' \
+	      '{"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}},' \
+	      '"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}' \
 	      > $(LAB_SETTINGS)/overrides.json
 	@touch $@
 
