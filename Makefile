@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel
+.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage mutation bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -31,6 +31,7 @@ help:
 	@echo "make lint   ruff's checks over the code (zero findings expected)"
 	@echo "make bench  SMOSVC against LIBSVM and oneDAL (requirements-bench.txt): every target as a ratio"
 	@echo "make coverage  unit tests with per-module coverage of svmtext (HTML in _build/coverage)"
+	@echo "make mutation  mutation testing of the KKT and SMO core (tests/MUTATION.md; not in CI)"
 	@echo "make lab    install JupyterLab + jupyterlab-myst (requirements-lab.txt) and open the book"
 	@echo "make notebooks  every chapter as .ipynb in _build/notebooks"
 	@echo "make notebooks STUDENT=1  every chapter without its solutions in _build/student-notebooks"
@@ -88,6 +89,12 @@ lint: $(DEV_STAMP)
 coverage: $(DEV_STAMP)
 	$(PY) -m pytest -n $(JOBS) -q -m "not chapters" --cov=svmtext \
 	    --cov-report=term --cov-report=html:_build/coverage tests
+
+# Mutation testing of kkt.py and smo/_core.py on a clone of HEAD (not in CI; about an hour
+# on one core): cosmic-ray from requirements-mutation.txt; survivors in tests/MUTATION.md.
+mutation: $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-mutation.txt
+	PY=$(abspath $(PY)) nice bash tools/mutation.sh
 
 # The unit tests under each OpenBLAS kernel set: the last bits of every BLAS result
 # change with the kernels, so a test passes only if it checks what the mathematics
