@@ -16,6 +16,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._validation import check_kernel_psd, kernel_needs_check
 from ..base import BaseSVC
 from ..probability import cv_decision_values, platt_fit, platt_predict
 from ._columns import GramColumns, KernelColumns
@@ -91,6 +92,7 @@ class SMOSVC(BaseSVC):
 
     _parameter_constraints = {
         **BaseSVC._parameter_constraints,
+        "C": [Interval(Real, 0.0, None, closed="neither")],   # SMO needs a finite box
         "kernel": [StrOptions({"linear", "poly", "rbf", "precomputed"}), callable],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "selection": [StrOptions(set(RULES))],
@@ -149,6 +151,8 @@ class SMOSVC(BaseSVC):
                                  f"matrix of the training points; got shape {X.shape}")
             provider = GramColumns(X, dtype=np.dtype(self.dtype))
         else:
+            if kernel_needs_check(self.kernel, self.coef0):
+                check_kernel_psd(self._kernel_function(), X, needed_by="SMO's dual")
             provider = KernelColumns(X, self.kernel, gamma=self._gamma, degree=self.degree,
                                      coef0=self.coef0, dtype=np.dtype(self.dtype))
         res = smo_solve(provider, y, self._box(y, C), tol=self.tol, max_iter=self.max_iter,
