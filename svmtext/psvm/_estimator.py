@@ -250,6 +250,11 @@ class PrototypeSVC(ClassifierMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         self._lo = X.min(axis=0)
         span = X.max(axis=0) - self._lo
+        if not np.any(span > 0):
+            raise ValueError(
+                "every row of X is the same point (each feature is constant), so no linear "
+                "model can tell the classes apart; PrototypeSVC needs X with at least two "
+                "distinct rows")
         self._span = np.where(span > 0, span, 1.0)
         Z = (X - self._lo) / self._span
         if self.sampling:
