@@ -3,7 +3,7 @@ import cvxopt
 import numpy as np
 import pytest
 
-from svmtext import SVDD, QPSVC, EcoSVC, EcoSVDD
+from svmtext import SVDD, QPSVC, SMOSVC, SMOSVR, EcoSVC, EcoSVDD, PrototypeSVC
 from svmtext._validation import check_kernel_psd, check_psd, kernel_needs_check
 from svmtext.eco import solve_svdd_qp, svdd_smo
 from svmtext.eco.svdd_dual import svdd_kkt_gap
@@ -70,7 +70,7 @@ def test_svdd_solvers_refuse_an_indefinite_matrix(solver):
         solver(K, 1.0)
 
 
-@pytest.mark.parametrize("Est", [QPSVC, EcoSVC])
+@pytest.mark.parametrize("Est", [QPSVC, SMOSVC, EcoSVC, SMOSVR])
 def test_svms_refuse_an_indefinite_kernel(Est):
     X, _ = _indefinite_data()
     y = np.r_[np.zeros(15), np.ones(15)]
@@ -127,3 +127,22 @@ def test_check_kernel_psd_reads_a_principal_block():
     assert [kernel_needs_check(k, c) for k, c in [("rbf", 0), ("linear", 0), ("poly", 1),
                                                   ("poly", -1), (_sigmoid, 0)]] == [
         False, False, False, True, True]
+
+
+def test_smosvc_refuses_infinite_C_in_its_parameters():
+    X, y = _four_and_five()
+    with pytest.raises(ValueError, match="'C' parameter of SMOSVC"):
+        SMOSVC(C=np.inf).fit(X, y)
+
+
+def test_prototype_svc_on_constant_X_says_so():
+    X = np.ones((10, 2))
+    y = np.r_[np.zeros(5), np.ones(5)]
+    with pytest.raises(ValueError, match="every row of X is the same point"):
+        PrototypeSVC(k=2, n_iter=2, random_state=0).fit(X, y)
+
+
+def test_smosvr_one_sample_message():
+    with pytest.raises(ValueError) as info:
+        SMOSVR().fit(np.ones((1, 2)), [1.0])
+    assert str(info.value) == "SMOSVR needs at least 2 samples to fit; got n_samples = 1"
