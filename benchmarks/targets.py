@@ -1,6 +1,8 @@
 r"""SMOSVC against LIBSVM and oneDAL: every speed target printed as a measured ratio.
 
-Usage: ``python benchmarks/targets.py [--quick] [--threads T] [--only a,b,c,d]``
+Usage: ``python benchmarks/targets.py [--quick] [--threads T] [--only a,b,c,d]
+[--compiled-columns]`` (the last: dense data's kernel columns computed in the compiled
+loop, :class:`~svmtext.smo.KernelColumns` ``compiled_columns``)
 (``make bench`` installs ``requirements-bench.txt`` first; without oneDAL its columns
 read "n/a").
 
@@ -203,14 +205,19 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="a subset of every target")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--only", default="a,b,c,d")
+    ap.add_argument("--compiled-columns", action="store_true",
+                    help="dense data: kernel columns computed in the compiled loop")
     args = ap.parse_args(argv)
+    if args.compiled_columns:
+        from svmtext.smo import KernelColumns
+        KernelColumns.compiled_default = True
     global CLOCK
     if args.threads == 1:           # one thread: its CPU time, whatever else the machine runs
         CLOCK = time.process_time
     if daal4py is not None:
         daal4py.daalinit(args.threads)
-    print(f"threads {args.threads}, clock {CLOCK.__name__}; load average before "
-          f"{os.getloadavg()}", flush=True)
+    print(f"threads {args.threads}, clock {CLOCK.__name__}, compiled dense columns "
+          f"{args.compiled_columns}; load average before {os.getloadavg()}", flush=True)
     with threadpool_limits(args.threads):
         SMOSVC().fit(*random_problem(0)[:2])          # compile outside the clock
         for t in args.only.split(","):

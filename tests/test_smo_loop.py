@@ -40,7 +40,8 @@ def test_compiled_loop_takes_the_python_loops_steps(seed):
     X, y, kernel, params, C = random_problem(seed)
     K = get_kernel(kernel, **params)(X, X)
     cache = float(np.random.default_rng(seed).choice([0.002, 0.02, 200.0]))
-    for make in (lambda: GramColumns(K), lambda: KernelColumns(X, kernel, **params)):
+    for make in (lambda: GramColumns(K), lambda: KernelColumns(X, kernel, **params),
+                 lambda: KernelColumns(X, kernel, compiled_columns=True, **params)):
         kw = dict(tol=1e-3 if seed % 2 else 1e-5, cache_size=cache, max_iter=20_000)
         ref = smo_solve(make(), y, C, history=True, **kw)
         new = smo_solve(make(), y, C, **kw)

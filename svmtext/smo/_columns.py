@@ -89,10 +89,22 @@ class KernelColumns:
         five are 0, a column reads a fifth of the data and costs a tenth of a dense
         matrix-vector product. ``'auto'``: when at most half of ``X`` is non-zero
         (named kernels only).
+    compiled_columns : bool or None, default None (:attr:`compiled_default`, False)
+        Dense data, named kernel: compute each column with the compiled
+        :func:`svmtext.smo._core.kernel_column`, inside the compiled SMO loop, instead of
+        NumPy's matrix-vector product and ``exp``. Several times cheaper per column on
+        small problems (no return to Python per column), but its roundings differ from
+        NumPy's (BLAS sums in another order, NumPy's vectorised ``exp``), and an SMO path
+        is sensitive to the last bit: iteration counts move by a few percent, so the
+        results recorded with NumPy's columns would not be reproduced exactly.
     """
 
+    compiled_default = False
+    """The default of ``compiled_columns`` (``benchmarks/targets.py --compiled-columns``
+    sets it)."""
+
     def __init__(self, X, kernel="rbf", *, gamma=1.0, degree=3, coef0=0.0,
-                 dtype=np.float64, sparse_columns="auto"):
+                 dtype=np.float64, sparse_columns="auto", compiled_columns=None):
         X = np.asarray(X)
         if X.ndim != 2:
             raise ValueError(f"X must be a 2-D array; got shape {X.shape}")
@@ -119,8 +131,11 @@ class KernelColumns:
             self.X = np.ascontiguousarray(X, dtype=self.dtype)
         self.sq = np.einsum("ij,ij->i", self.X, self.X)
         self._k = get_kernel(kernel, gamma=gamma, degree=degree, coef0=coef0)
+        if compiled_columns is None:
+            compiled_columns = self.compiled_default
+        # dense data: the compiled column (kernel_column) only when asked for
         self.kernel_code = {"linear": 0, "rbf": 1, "poly": 2}.get(kernel) \
-            if isinstance(kernel, str) else None
+            if isinstance(kernel, str) and (compiled_columns or self.sparse_columns) else None
         self._diag = kernel_diag(X, kernel, gamma=gamma, degree=degree, coef0=coef0)
         self.n_kernel_evals = 0
         self.set_active(None)
