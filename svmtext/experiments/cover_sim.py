@@ -34,6 +34,12 @@ CONFIG = {
 
 SMOKE_CONFIG = dict(CONFIG, cases=CONFIG["cases"][:2], trials=20)
 
+# floats of the smoke results that recertification (python -m svmtext.experiments
+# --recertify) accepts as unchanged; integers and strings must be equal
+SMOKE_TOLERANCE = {"rtol": 1e-9, "atol": 1e-12,
+                   "why": ("the fractions are counts of separable draws over the trials: exact")}
+
+
 
 def fraction(n, d, feature_map, trials, seed):
     """Separable fraction of one case."""

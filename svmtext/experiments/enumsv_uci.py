@@ -58,6 +58,14 @@ CONFIG = {
 
 SMOKE_CONFIG = dict(CONFIG, datasets=["sonar"], k=5, eager_k=5, cold_k=2, C_grid=[0.1, 1.0])
 
+# floats of the smoke results that recertification (python -m svmtext.experiments
+# --recertify) accepts as unchanged; integers and strings must be equal
+SMOKE_TOLERANCE = {"rtol": 1e-9, "atol": 1e-12,
+                   "why": ("objectives are finished by the exact KKT solve (rounding only); "
+                           "objective_error is rounding noise near 1e-14, inside atol; ranks, supports and "
+                           "counts are compared exactly")}
+
+
 #: (key in the results, number of models, warm_start, lazy)
 MODES = (("warm", "k", True, True), ("eager", "eager_k", True, False),
          ("cold", "cold_k", False, True))

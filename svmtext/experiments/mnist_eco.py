@@ -70,6 +70,14 @@ SMOKE_CONFIG = dict(CONFIG, n_train=500, n_test=200,
                     n_jobs=1, buffer_size=20, n_checkpoints=5, warm_up=50,
                     timing_repeats=1)
 
+# floats of the smoke results that recertification (python -m svmtext.experiments
+# --recertify) accepts as unchanged; integers and strings must be equal
+SMOKE_TOLERANCE = {"rtol": 1e-9, "atol": 1e-12,
+                   "why": ("accuracies and fractions are counts over the points (exact up to the "
+                           "division); invasion and step counts are compared exactly, and a numerical "
+                           "change of the EcoSVM moves them")}
+
+
 
 # -- measuring --------------------------------------------------------------
 def _free_bounded(alpha, C, rtol):

@@ -42,6 +42,13 @@ CONFIG = {
 
 SMOKE_CONFIG = dict(CONFIG, log2C=[-1, 1], log2gamma=[-1, -3], n_folds=3)
 
+# floats of the smoke results that recertification (python -m svmtext.experiments
+# --recertify) accepts as unchanged; integers and strings must be equal
+SMOKE_TOLERANCE = {"rtol": 1e-9, "atol": 1e-12,
+                   "why": ("accuracies are counts over the folds and iteration counts are compared "
+                           "exactly: rounding only under a refactor")}
+
+
 
 def inner_point(name, outer, log2C, log2gamma, n_folds, seed, tol, max_iter):
     """Inner CV accuracy (fraction of the outer training part) at one grid point."""

@@ -62,6 +62,13 @@ SMOKE_CONFIG = dict(CONFIG, sets={"svmguide2": "cv", "svmguide3": "test"},
                     log2C=[-1, 1], log2gamma=[-1, -3], fine_step=1.0,
                     fine_halfwidth=1.0, n_folds=3)
 
+# floats of the smoke results that recertification (python -m svmtext.experiments
+# --recertify) accepts as unchanged; integers and strings must be equal
+SMOKE_TOLERANCE = {"rtol": 1e-9, "atol": 1e-12,
+                   "why": ("cross-validated and test accuracies are counts over n (exact up to the "
+                           "division); iteration counts are compared exactly")}
+
+
 #: The guide's reported accuracies (%) and chosen (C, gamma), from svmguide/SOURCE.md;
 #: the slides' "Application accuracy" table gives the last column rounded.
 GUIDE = {
