@@ -22,15 +22,14 @@ scikit-learn's ``LinearSVC`` (liblinear), the bias is not regularised.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..kkt import FREE, LOWER, UPPER
-from ..smo._core import _in_low, _in_up, dense_loop
+from .._numba import njit
+from ..kkt import LOWER
+from ..smo._core import bias, dense_loop
 
 __all__ = ["fit_linear_svms", "LinearSVMs"]
 
 _NO_PAIRS = np.empty((0, 2), dtype=np.int64)
-_CHUNK = 200
 
 
 @njit(cache=True)
@@ -56,48 +55,12 @@ def _fit_all(X, ptr, idx, labels, C, tol, tau, max_iter, pairs):   # pragma: no 
         g = y.copy()                       # -y_k G_k at alpha = 0
         status = np.full(L, LOWER, dtype=np.int8)
         movable = np.ones(L, dtype=np.bool_)
-        it = 0
-        while True:
-            # in chunks: should a multiplier land exactly on a bound through a
-            # free step with the status FREE (an earlier core did this), WSS2
-            # would repeat a pair that cannot move; between chunks multipliers on
-            # a bound get their bound's status
-            chunk = min(_CHUNK, max_iter - it)
-            step, gp = dense_loop(K, diag, y, alpha, g, status, movable, L, C, tol,
-                                  tau, chunk, pairs)
-            it += step
-            if gp < tol or step < chunk or it >= max_iter:
-                break
-            for a in range(L):
-                if alpha[a] <= 0.0:
-                    alpha[a] = 0.0
-                    status[a] = LOWER
-                elif alpha[a] >= C:
-                    alpha[a] = C
-                    status[a] = UPPER
+        it, gp = dense_loop(K, diag, y, alpha, g, status, movable, L, C, tol, tau,
+                            max_iter, pairs)
         n_iter[m] = it
         gap[m] = gp
         # bias: mean of -y_k G_k over the free set, else the midpoint of [m, M]
-        total = 0.0
-        n_free = 0
-        lo = -np.inf
-        hi = np.inf
-        for a in range(L):
-            if status[a] == FREE:
-                total += g[a]
-                n_free += 1
-            if _in_up(y[a], status[a]) and g[a] > lo:
-                lo = g[a]
-            if _in_low(y[a], status[a]) and g[a] < hi:
-                hi = g[a]
-        if n_free > 0:
-            b[m] = total / n_free
-        elif np.isfinite(lo) and np.isfinite(hi):
-            b[m] = 0.5 * (lo + hi)
-        elif np.isfinite(lo):
-            b[m] = lo
-        elif np.isfinite(hi):
-            b[m] = hi
+        b[m] = bias(g, alpha, y, movable, L, C)
         for a in range(L):
             c = alpha[a] * y[a]
             if c != 0.0:
