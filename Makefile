@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage mutation bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel
+.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage mutation bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel test-lab
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -161,6 +161,11 @@ $(LAB_STAMP): requirements-lab.txt $(STAMP)
 lab: $(LAB_STAMP)
 	MPLBACKEND=module://matplotlib_inline.backend_inline \
 	    $(VENV)/bin/jupyter lab book/intro.md
+
+# A chapter in JupyterLab through headless Chromium: double click opens it as a notebook,
+# Run All, formulas and errors counted, saved, compared (tests/test_lab_browser.py; ~1 min).
+test-lab: $(LAB_STAMP)
+	SVMTEXT_LAB=1 $(PY) -m pytest -n 0 -q -s tests/test_lab_browser.py
 
 # Every chapter as a classic .ipynb in _build/notebooks (outside book/, ignored by git
 # and by the book build).
