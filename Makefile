@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage mutation bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel test-lab
+.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage mutation bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel test-lab book-student
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -38,6 +38,7 @@ help:
 	@echo "make assignments  student notebooks + autograders (otter-grader) in _build/assignments"
 	@echo "make grade A=smo SUBMISSIONS=dir  grade a class's notebooks (CSV in dir; TIMEOUT=300 ROSTER=csv SANDBOX=1)"
 	@echo "make wheel  the svmtext wheel students install (_build/wheel)"
+	@echo "make book-student  the student edition (no exercise solutions) in _build/student/_build/html"
 	@echo "make test-pages  every built page in headless Chromium (after make book)"
 	@echo "make clean  remove _build and the vendored MathJax"
 
@@ -182,6 +183,13 @@ else
 	  && echo "$(NOTEBOOKS)/$$(basename $$md .md).ipynb"; \
 	done
 endif
+
+# The student edition: every chapter without its exercise solutions (assignments/student_book.py),
+# HTML in _build/student/_build/html; `make book` is the instructor edition.
+# STUDENT_EXECUTE=0 builds without running the cells (a quick look).
+book-student: $(STAMP) $(MATHJAX)
+	$(PY) assignments/student_book.py $(if $(filter 0,$(STUDENT_EXECUTE)),--no-execute)
+	$(PY) -m pytest -n 0 -q tests/test_student_book.py
 
 # Course assignments (otter-grader, assignments/<name>/<name>.md): a student notebook and an
 # autograder per assignment in _build/assignments; each solution is graded against all its

@@ -30,7 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "_build" / "student-notebooks"
-NOTE = "*(The solution of this exercise is in the instructor's version of the book.)*"
+NOTE = ("*(The solution of this exercise is in the instructor edition of the book, "
+        "`make book`; this student edition, `make book-student`, leaves it out.)*")
 
 _START = re.compile(r"^(`{3,}|:{3,})\{solution-start\}[^\n]*\n(?:.*?\n)??\1[ \t]*(?:\n|$)",
                     re.M | re.S)
