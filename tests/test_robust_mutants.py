@@ -10,8 +10,8 @@ import pytest
 
 from svmtext import SMOSVC
 from svmtext.kernels import gram
-from svmtext.kkt import (FREE, LOWER, UPPER, alpha_status, bound_tol, free_and_bounded,
-                         kkt_residuals)
+from svmtext.kkt import (FREE, LOWER, UPPER, alpha_status, bias_from_gradient, bias_interval,
+                         bias_tol, bound_tol, free_and_bounded, kkt_residuals)
 from svmtext.qp import solve_dual
 from svmtext.smo import smo_dense, smo_solve
 from svmtext.smo._core import two_variable_step
@@ -112,3 +112,36 @@ def test_the_bound_tolerance_is_relative_to_C():
         assert free.tolist() == [False, True, False, True, True]
         assert bounded.tolist() == [False, False, True, False, False]
     assert bound_tol(np.array([0.0, 3e3]), None) == pytest.approx(3e-5)
+
+
+def test_per_sample_bound_tolerances():
+    C = np.array([0.21, 1.0, 1e4])
+    np.testing.assert_allclose(bound_tol(np.zeros(3), C), 1e-8 * np.maximum(1.0, C), rtol=1e-12)
+    np.testing.assert_allclose(bias_tol(np.zeros(3), C), 1e-12 * C, rtol=1e-12)
+    for c in (0.21, 1e4):
+        assert bias_tol(np.zeros(2), c) == pytest.approx(1e-12 * c, rel=1e-12)
+    assert bias_tol(np.array([0.0, 3e3]), None) == pytest.approx(3e-9)
+
+
+def test_lower_wins_when_both_bounds_are_within_tol():
+    """A box narrower than twice the tolerance: alpha at the tolerance counts as 0, for one C
+    and for per-sample C alike."""
+    tol = 1e-8
+    a = np.array([tol, 1.2e-8])
+    assert alpha_status(a, 1.5e-8, tol).tolist() == [LOWER, UPPER]
+    assert alpha_status(a, np.array([1.5e-8, 1.5e-8]), tol).tolist() == [LOWER, UPPER]
+
+
+def test_bias_without_free_vectors_and_with_one_end_open():
+    """No free multiplier and I_low empty: b = m (the finite end); I_up empty: b = M;
+    nothing at all: 0."""
+    y = np.array([1.0, -1.0])
+    g = np.array([0.3, -0.7])
+    C = 1.0
+    # y=+1 at 0 (in I_up only), y=-1 at C (in I_up only): I_low is empty
+    assert bias_interval(g, np.array([0.0, C]), y, C)[1] == np.inf
+    assert bias_from_gradient(g, np.array([0.0, C]), y, C) == pytest.approx(max(g))
+    # y=+1 at C, y=-1 at 0: I_up is empty
+    assert bias_interval(g, np.array([C, 0.0]), y, C)[0] == -np.inf
+    assert bias_from_gradient(g, np.array([C, 0.0]), y, C) == pytest.approx(min(g))
+    assert bias_from_gradient(np.array([]), np.array([]), np.array([]), C) == 0.0
