@@ -117,8 +117,11 @@ def build_wheel(dest: Path) -> Path:
     """A wheel of svmtext (the package only: no assignment, no test) in ``dest``."""
     dest = Path(dest)
     shutil.rmtree(dest, ignore_errors=True)
+    had_build = (ROOT / "build").exists()          # setuptools' scratch folder
     res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
                           "--wheel-dir", str(dest), str(ROOT)], capture_output=True, text=True)
+    if not had_build:
+        shutil.rmtree(ROOT / "build", ignore_errors=True)
     wheels = sorted(dest.glob("svmtext-*.whl"))
     if res.returncode != 0 or not wheels:
         raise RuntimeError(f"pip wheel failed:\n{(res.stdout + res.stderr)[-3000:]}")
