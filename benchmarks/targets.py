@@ -15,7 +15,7 @@ side by side, are fairer than the times. With one thread the clock is the proces
 CPU time (what the fits used, however many other processes share the cores); with
 more, the wall time.
 
-Targets (book: :ref:`sec-smo-performance`):
+Targets (book: :ref:`sec-smo-benchmark`):
 
 (a) the LIBSVM guide grid (svmguide1, 2, 3 scaled to [-1, 1] with the training ranges;
     log2 C = -5 ... 15, log2 gamma = -15 ... 3, step 2; one fit on the training set per
@@ -103,9 +103,9 @@ def target_a(quick):
         X = MinMaxScaler((-1, 1)).fit_transform(X)
         for lc, lg in grid:
             C, gamma = 2.0 ** lc, 2.0 ** lg
-            smo = (lambda: OneVsOneClassifier(SMOSVC(C=C, gamma=gamma))) \
-                if name == "svmguide2" else (lambda: SMOSVC(C=C, gamma=gamma))
-            makers = {"libsvm": lambda: SVC(C=C, gamma=gamma), "smo": smo}
+            smo = (lambda C=C, g=gamma: OneVsOneClassifier(SMOSVC(C=C, gamma=g))) \
+                if name == "svmguide2" else (lambda C=C, g=gamma: SMOSVC(C=C, gamma=g))
+            makers = {"libsvm": lambda C=C, g=gamma: SVC(C=C, gamma=g), "smo": smo}
             res = alternate(makers, X, y, 3 if quick else 2)
             r = res["smo"][0] / res["libsvm"][0]
             ratios.append(r)
@@ -153,8 +153,9 @@ def target_b(quick):
         else:
             X, y, Xt, yt = _mnist_even_odd(n)
         kw = dict(C=10.0, gamma=0.02, tol=1e-3)
-        makers = {"libsvm": lambda: SVC(**kw), "onedal": lambda: DalSVC(**kw),
-                  "smo64": lambda: SMOSVC(**kw), "smo32": lambda: SMOSVC(dtype="float32", **kw)}
+        makers = {"libsvm": lambda: SVC(**kw), "onedal": lambda: DalSVC(**kw),  # noqa: B023
+                  "smo64": lambda: SMOSVC(**kw),                                # noqa: B023
+                  "smo32": lambda: SMOSVC(dtype="float32", **kw)}               # noqa: B023
         res = alternate(makers, X, y, 3 if len(y) <= 8000 else 1)
         t = {k: v[0] for k, v in res.items()}
         W = {k: _W(v[1], X) for k, v in res.items()}
@@ -178,7 +179,8 @@ def target_c(quick):
         kw = dict(C=C, kernel=kernel, tol=1e-3, **params)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            res = alternate({"libsvm": lambda: SVC(**kw), "smo": lambda: SMOSVC(**kw)}, X, y, 3)
+            res = alternate({"libsvm": lambda kw=kw: SVC(**kw),
+                             "smo": lambda kw=kw: SMOSVC(**kw)}, X, y, 3)
         (ts, sk), (tm, sm) = res["libsvm"], res["smo"]
         per_it.append((tm / max(sm.n_iter_, 1)) / (ts / max(int(sk.n_iter_[0]), 1)))
         wall.append(tm / ts)
@@ -193,7 +195,7 @@ def target_d(quick):
     if quick:
         X, y = X[:4000], y[:4000]
     kw = dict(C=10.0, gamma=0.02, tol=1e-3)
-    res = alternate({"libsvm": lambda: SVC(**kw), "eco": lambda: EcoSVC(**kw)}, X, y,
+    res = alternate({"libsvm": lambda: SVC(**kw), "eco": lambda: EcoSVC(**kw)}, X, y,  # noqa: B023
                     3 if quick else 1)
     r = res["eco"][0] / res["libsvm"][0]
     print(f"  n={len(y)}: libsvm {res['libsvm'][0]:.2f}s, eco {res['eco'][0]:.2f}s")

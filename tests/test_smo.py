@@ -1,6 +1,4 @@
 """Tests of svmtext.smo: SMO against the reference QP and scikit-learn's SVC."""
-import warnings
-
 import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning

@@ -1,8 +1,9 @@
-r"""The SMO iteration loop, compiled (book: :ref:`sec-smo-performance`).
+r"""The SMO iteration loop, compiled (book: :ref:`sec-smo-benchmark`).
 
 :func:`svmtext.smo.smo_solve` with the WSS2 rule runs its iterations here: selection
-(:func:`~svmtext.smo._core.max_up`, :func:`~svmtext.smo._core.wss2_scan`), the
-two-variable step, the gradient update, LIBSVM's :math:`\bar G` (the gradient part from
+(:func:`~svmtext.smo._core.max_up` and :func:`~svmtext.smo._core.wss2_scan`, written as
+the vectorised passes of :func:`~svmtext.smo._core.dense_loop`), the two-variable
+step, the gradient update, LIBSVM's :math:`\bar G` (the gradient part from
 multipliers at their bound), the stopping test and shrinking, in one compiled function
 over the arrays of :class:`~svmtext.smo._solver._SMO` and of the column cache
 (:mod:`svmtext.smo._cache`). It makes the same selections and the same arithmetic as
@@ -259,7 +260,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                 # cut the partial columns to the kept positions
                 restrict_columns(store, held, lru, info, keep, n_keep, n)
                 return SHRUNK
-        if phase == P_SELECT or phase == P_SELECT2:
+        if phase in (P_SELECT, P_SELECT2):
             # max_up and wss2_scan, as the vectorised passes of dense_loop
             g_max = _core._max(g_up, na)
             i = _core._first(g_up, g_max, na) if g_max > -np.inf else -1
