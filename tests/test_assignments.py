@@ -204,6 +204,19 @@ def test_typical_mistake_gets_partial_credit_and_a_useful_message(generated, nam
     assert words in scores[question]["output"], scores[question]["output"]
 
 
+def test_no_ungraded_why_question():
+    """A question is graded (by a test or, for a derivation, by hand) or not asked."""
+    for name, md in build.masters().items():
+        text = md.read_text(encoding="utf-8").lower()
+        assert "not graded" not in text, f"{name}: an ungraded question"
+
+
+def test_smo_has_a_hand_graded_derivation_and_per_student_data():
+    text = build.masters()["smo"].read_text(encoding="utf-8")
+    assert re.search(r"# BEGIN QUESTION\nname: q\d\nmanual: true\npoints: \d", text)
+    assert 'STUDENT_ID = "' in text and "random_state=seed" in text
+
+
 BUG_CASES = [(name, label) for name in NAMES for label, *_ in planted_bugs.BUGS.get(name, [])]
 
 
