@@ -139,6 +139,7 @@ DEDICATED_SMOKE_TESTS = {
     "svmguide": "tests/test_svmguide.py",
     "coulomb_table1": "tests/test_coulomb_table1.py",
     "psvm_tables": "tests/test_psvm_tables.py",
+    "psvm_readings": "tests/test_psvm_readings.py",
     "enumsv_uci": "tests/test_enumsv_experiments.py",
     "enumsv_compas": "tests/test_enumsv_experiments.py",
 }

@@ -1,5 +1,6 @@
-"""The prototype-SVM table script: a smoke run on 2 folds, an interrupted smoke run
-resumed to the same results, the corrected t-test, and a stale cache refused."""
+"""The prototype-SVM table script: a smoke run of one 10-fold run, an interrupted smoke
+run resumed to the same results, a cache written from a run cut short, the corrected
+t-test, the source's tables, and a stale cache refused."""
 import json
 
 import numpy as np
@@ -22,20 +23,51 @@ def smoke(tmp_path_factory):
     return pt.run(pt.SMOKE_CONFIG, root=root, backend="sequential"), root
 
 
-def test_smoke_run_on_two_folds(smoke):
+def test_smoke_run_on_one_run_of_ten_folds(smoke):
     res, root = smoke
     cfg = pt.SMOKE_CONFIG
-    assert len(cfg["folds"]) == 2
+    assert cfg["runs"] == [1] and cfg["n_folds"] == 10
     payload = load_cache(pt.NAME, cfg, root=root)
     assert not partial_dir(pt.NAME, cfg, root).exists()
     for ds in cfg["datasets"]:
         for m in cfg["methods"]:
             row = res["table"][f"0.0/{ds}/{m}"]
-            assert len(row["accuracy"]) == 2 and 0 <= row["mean"] <= 100
+            assert len(row["accuracy"]) == 10 and 0 <= row["mean"] <= 100
         k = res["table"][f"0.0/{ds}/psvm"]["k"]
         assert set(k) <= set(cfg["psvm"]["grid"]["k"])
-    w, l_, t = payload["results"]["win_lose_tie"]["0.0/psvm"]
-    assert w + l_ + t == len(cfg["datasets"]) * len(pt.BASELINES)
+    wlt = payload["results"]["win_lose_tie"]["0.0/psvm"]
+    assert sum(wlt["counts"]) == len(cfg["datasets"]) * len(pt.BASELINES)
+    assert wlt["datasets"] == cfg["datasets"] and res["missing"] == []
+
+
+def test_cache_from_a_run_cut_short_lists_the_missing_cells(tmp_path):
+    cfg = dict(pt.SMOKE_CONFIG, datasets=["iris"])
+    n_cheap = 10 * len(pt.BASELINES)        # the comparators come first
+    with pytest.raises(Interrupted):
+        pt.run(cfg, root=tmp_path, backend="sequential", stop_after=n_cheap)
+    res = pt.run_from_partial(partial_dir(pt.NAME, cfg, tmp_path), cfg, root=tmp_path)
+    assert sorted(res["missing"]) == sorted(
+        f"0.0/iris/{m}" for m in ("psvm", "psvm_sampling", *pt.EXTRAS))
+    assert res["win_lose_tie"]["0.0/psvm"] == {"counts": [0, 0, 0], "datasets": []}
+    assert "0.0/iris/tree" in res["table"]
+
+
+def test_source_tables_reproduce_the_source_counts():
+    """The transcribed marks give the source's own win-lose-tie counts."""
+    for noise in (0.0, 0.1):
+        src = pt.SOURCE[noise]
+        signs = [src[m][d][2] if len(src[m][d]) == 3 else ""
+                 for d in src["psvm"] for m in pt.BASELINES]
+        assert (signs.count("-"), signs.count("+"), signs.count("")) == \
+            pt.SOURCE_WLT["psvm"][noise]
+
+
+def test_tasks_run_the_costliest_cells_last():
+    tasks = pt.make_tasks(pt.CONFIG)
+    cells = list(dict.fromkeys((t["noise"], t["dataset"], t["method"]) for t in tasks))
+    assert cells[-1] == (0.1, "segment", "boosted_linear_svm")
+    assert cells.index((0.0, "vehicle", "psvm")) < cells.index((0.0, "segment", "psvm"))
+    assert len(tasks) == sum(r * 10 * 7 * (len(pt.METHODS) - 1) for r in pt.CONFIG["runs"])
 
 
 def test_interrupted_run_resumes_to_the_same_results(smoke, tmp_path):
@@ -66,3 +98,12 @@ def test_cache_from_another_configuration_fails(tmp_path):
     load_cache(pt.NAME, pt.CONFIG, root=tmp_path)
     with pytest.raises(StaleCacheError):
         load_cache(pt.NAME, dict(pt.CONFIG, n_folds=5), root=tmp_path)
+
+
+def test_fold_indices_and_loader_refuse_bad_input():
+    from svmtext.psvm._evaluation import fold_indices, load_dataset
+
+    with pytest.raises(ValueError, match="fold 10 out of range"):
+        fold_indices(np.arange(20) % 2, 10, 10, 1)
+    with pytest.raises(ValueError, match="unknown data set"):
+        load_dataset("twitter")

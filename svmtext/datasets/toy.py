@@ -213,7 +213,7 @@ def make_isolated(n: int = 800, noise: float = 0.0, random_state=None, *,
 
 
 def make_striated(n: int = 800, noise: float = 0.0, random_state=None, *,
-                  n_stripes: int = 8) -> tuple[np.ndarray, np.ndarray]:
+                  n_stripes: int = 8, angle: float = 45.0) -> tuple[np.ndarray, np.ndarray]:
     """Parallel diagonal stripes of alternating class.
 
     Our reading of the source's picture "striated": points uniform in the unit
@@ -230,6 +230,9 @@ def make_striated(n: int = 800, noise: float = 0.0, random_state=None, *,
         Fraction of labels flipped at random.
     random_state : None, int or numpy.random.Generator
     n_stripes : int, default 8
+    angle : float, default 45
+        Direction (degrees from the first axis) across which the bands follow each
+        other: 45 gives diagonal bands, 0 vertical ones.
 
     Returns
     -------
@@ -246,7 +249,11 @@ def make_striated(n: int = 800, noise: float = 0.0, random_state=None, *,
         raise ValueError(f"n_stripes must be an integer >= 2, got {n_stripes!r}")
     rng = _rng(random_state)
     X = rng.uniform(0.0, 1.0, size=(n, 2))
-    band = np.minimum(np.floor(n_stripes * X.sum(axis=1) / 2.0), n_stripes - 1).astype(int)
+    a = np.deg2rad(angle)
+    direction = np.array([np.cos(a), np.sin(a)])
+    corners = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]) @ direction
+    t = (X @ direction - corners.min()) / (corners.max() - corners.min())
+    band = np.minimum(np.floor(n_stripes * t), n_stripes - 1).astype(int)
     y = np.where(band % 2 == 0, 1, -1).astype(np.int64)
     return X, _flip(y, noise, rng)
 

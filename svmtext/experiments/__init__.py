@@ -11,6 +11,7 @@ runs every smoke configuration (into a temporary folder).
 from ._cache import StaleCacheError, config_hash, load_cache, write_cache
 
 EXPERIMENTS: list[str] = ["mnist_eco", "eco_toys", "smo_benchmark", "eco_svdd", "scaling", "svmguide",
-                          "coulomb_table1", "psvm_tables", "enumsv_uci", "enumsv_compas", "nested_cv", "cover_sim"]  # module names, as they are added
+                          "coulomb_table1", "psvm_tables", "psvm_readings", "enumsv_uci", "enumsv_compas", "nested_cv",
+                          "cover_sim"]  # module names, as they are added
 
 __all__ = ["EXPERIMENTS", "StaleCacheError", "config_hash", "load_cache", "write_cache"]

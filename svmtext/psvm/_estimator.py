@@ -32,8 +32,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels import squared_distances
 from ._linear import fit_linear_svms
-from ._steps import (VOTES, choose_negatives, exemplar_positions, predict_from_votes,
-                     shift, vote)
+from ._steps import (SHIFT_RULES, VOTES, choose_negatives, exemplar_positions,
+                     predict_from_votes, shift, vote)
 
 __all__ = ["PrototypeSVC", "train_prototypes"]
 
@@ -67,7 +67,7 @@ def _split(y, fraction, rng):
 
 
 def train_prototypes(Z, y, n_classes, *, k, p, n_iter, C, weights, exemplar,
-                     validation_fraction, tol, max_iter, rng):
+                     validation_fraction, tol, max_iter, rng, shift_rule="nearest"):
     r"""TRAIN: grow the ensemble for ``n_iter`` SHIFT steps, keep the best on validation.
 
     ``Z`` (scaled inputs) and ``y`` (class indices) are split into ``D`` and ``V``
@@ -105,7 +105,8 @@ def train_prototypes(Z, y, n_classes, *, k, p, n_iter, C, weights, exemplar,
         if it == n_iter:
             break
         F = ens.F(X)
-        owner, keep = shift(X, yD, F, model_class, ens.exemplars, negatives, p, rng)
+        owner, keep = shift(X, yD, F, model_class, ens.exemplars, negatives, p, rng,
+                            owner=owner, rule=shift_rule)
         # renumber the surviving models 0..M'-1
         new_id = np.full(M, -1)
         new_id[keep] = np.arange(keep.sum())
@@ -177,6 +178,9 @@ class PrototypeSVC(ClassifierMixin, BaseEstimator):
     smo_max_iter : int >= 1, default 20000
         SMO's iteration limit for each linear SVM (a solver stopped there keeps its
         last iterate; ``history_`` counts such stops).
+    shift_rule : {"nearest", "nearest_other"}, default "nearest"
+        Which models a point may join at SHIFT
+        (:func:`svmtext.psvm._steps.shift`; book: :ref:`sec-psvm-choices`).
     random_state : None, int or RandomState
         Seeds the splits, SHIFT's mining and the samples.
 
@@ -216,12 +220,13 @@ class PrototypeSVC(ClassifierMixin, BaseEstimator):
         "sample_fraction": [Interval(Real, 0.0, 1.0, closed="right")],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "smo_max_iter": [Interval(Integral, 1, None, closed="left")],
+        "shift_rule": [StrOptions(set(SHIFT_RULES))],
         "random_state": ["random_state"],
     }
 
     def __init__(self, *, k=10, p=0.5, n_iter=10, C=1000.0, vote="count", exemplar="mean",
                  validation_fraction=0.2, sampling=False, n_rounds=5, sample_fraction=0.2,
-                 tol=1e-3, smo_max_iter=20_000, random_state=None):
+                 tol=1e-3, smo_max_iter=20_000, shift_rule="nearest", random_state=None):
         self.k = k
         self.p = p
         self.n_iter = n_iter
@@ -234,6 +239,7 @@ class PrototypeSVC(ClassifierMixin, BaseEstimator):
         self.sample_fraction = sample_fraction
         self.tol = tol
         self.smo_max_iter = smo_max_iter
+        self.shift_rule = shift_rule
         self.random_state = random_state
 
     # -- training -----------------------------------------------------------
@@ -277,7 +283,7 @@ class PrototypeSVC(ClassifierMixin, BaseEstimator):
             Z, yi, len(self.classes_), k=self.k, p=self.p, n_iter=self.n_iter, C=self.C,
             weights=self.vote, exemplar=self.exemplar,
             validation_fraction=self.validation_fraction, tol=self.tol,
-            max_iter=self.smo_max_iter, rng=rng)
+            max_iter=self.smo_max_iter, rng=rng, shift_rule=self.shift_rule)
 
     def _fit_sampling(self, Z, yi, rng):
         """SAMPLE, then rounds of TRAIN on the sample, TEST on all points, REWEIGHT."""

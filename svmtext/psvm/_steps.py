@@ -30,7 +30,7 @@ import numpy as np
 
 from ..kernels import squared_distances
 
-__all__ = ["choose_negatives", "shift", "vote", "VOTES", "exemplar_positions"]
+__all__ = ["choose_negatives", "shift", "vote", "VOTES", "SHIFT_RULES", "exemplar_positions"]
 
 #: The vote weights :math:`v_m(x)` of a model :math:`m` that fires on :math:`x`.
 VOTES = ("count", "margin", "size")
@@ -94,7 +94,11 @@ def exemplar_positions(X, owner, seeds, n_models, exemplar):
     return sums / np.maximum(counts, 1)[:, None]
 
 
-def shift(X, y, F, model_class, exemplars, negatives, p, rng):
+#: The readings of SHIFT's "add d_i to the positive set of the closest candidate model".
+SHIFT_RULES = ("nearest", "nearest_other")
+
+
+def shift(X, y, F, model_class, exemplars, negatives, p, rng, owner=None, rule="nearest"):
     r"""SHIFT: reassign positive sets, mine negatives, drop idle models.
 
     Parameters
@@ -115,6 +119,15 @@ def shift(X, y, F, model_class, exemplars, negatives, p, rng):
         Probability that a point of another class on which a model fires joins that
         model's negative set.
     rng : numpy.random.RandomState
+    owner : ndarray (n,) of int, optional
+        The model holding each point before the shift (-1: none); needed by
+        ``rule="nearest_other"``.
+    rule : {"nearest", "nearest_other"}, default "nearest"
+        ``"nearest"``: the candidates are all models of the point's class that fire
+        on it, its own model included (at the first SHIFT its own exemplar is the
+        point itself, at distance 0, so a point leaves its model only when that
+        model does not fire on it). ``"nearest_other"``: the point's own model is
+        a candidate only when no other model of its class fires on it.
 
     Returns
     -------
@@ -139,6 +152,13 @@ def shift(X, y, F, model_class, exemplars, negatives, p, rng):
     keep = fires.any(axis=0)
     dist = squared_distances(X, exemplars)
     cand = fires & same & keep[None, :]
+    if rule == "nearest_other":
+        held = np.flatnonzero(owner >= 0)
+        others = cand.copy()
+        others[held, owner[held]] = False
+        cand = np.where(others.any(axis=1, keepdims=True), others, cand)
+    elif rule != "nearest":
+        raise ValueError(f"rule must be one of {SHIFT_RULES}; got {rule!r}")
     fallback = same & keep[None, :]
     use = np.where(cand.any(axis=1, keepdims=True), cand, fallback)
     dist = np.where(use, dist, np.inf)

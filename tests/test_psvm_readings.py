@@ -1,0 +1,68 @@
+"""The readings behind the prototype-SVM chapter: SHIFT's two rules, the striated
+family, Weka's comparators, and the readings experiment's smoke run."""
+import numpy as np
+import pytest
+
+from svmtext.datasets import make_striated
+from svmtext.experiments import psvm_readings as pr
+from svmtext.experiments._cache import load_cache
+from svmtext.psvm import PrototypeSVC, shift
+from svmtext.psvm._baselines import COMPARATORS, EXTRAS, fit_comparator, weka_comparator
+
+
+def test_nearest_other_moves_a_point_to_another_firing_model():
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [5.0, 0.0]])
+    y = np.array([0, 0, 1])
+    F = np.array([[1.0, 1.0, -1.0], [1.0, 1.0, -1.0], [-1.0, -1.0, 1.0]])
+    cls = np.array([0, 0, 1])
+    owner = np.arange(3)
+    rng = np.random.RandomState(0)
+    own, keep = shift(X, y, F, cls, X.copy(), np.zeros((3, 3), bool), 0.0, rng)
+    assert own.tolist() == [0, 1, 2] and keep.all()
+    other, keep = shift(X, y, F, cls, X.copy(), np.zeros((3, 3), bool), 0.0, rng,
+                        owner=owner, rule="nearest_other")
+    # points 0 and 1 swap models; point 2 has no other model and stays
+    assert other.tolist() == [1, 0, 2] and keep.all()
+    with pytest.raises(ValueError, match="rule must be one of"):
+        shift(X, y, F, cls, X, np.zeros((3, 3), bool), 0.0, rng, owner=owner, rule="x")
+
+
+def test_shift_rule_is_a_validated_parameter():
+    X, y = make_striated(120, random_state=0, n_stripes=2)
+    a = PrototypeSVC(k=5, n_iter=2, shift_rule="nearest_other", random_state=0).fit(X, y)
+    b = PrototypeSVC(k=5, n_iter=2, random_state=0).fit(X, y)
+    assert a.history_[1]["n_models"] < b.history_[1]["n_models"]
+    with pytest.raises(ValueError, match="shift_rule"):
+        PrototypeSVC(shift_rule="farthest").fit(X, y)
+
+
+def test_striated_angle_45_keeps_the_diagonal_bands():
+    X, y = make_striated(2000, random_state=3, n_stripes=8)
+    band = np.minimum(np.floor(8 * X.sum(axis=1) / 2.0), 7).astype(int)
+    inside = np.abs(8 * X.sum(axis=1) / 2.0 - np.round(8 * X.sum(axis=1) / 2.0)) > 1e-9
+    assert np.array_equal(y[inside], np.where(band % 2 == 0, 1, -1)[inside])
+    Xv, yv = make_striated(2000, random_state=3, n_stripes=4, angle=0.0)
+    assert np.array_equal(yv, np.where(np.floor(4 * Xv[:, 0]) % 2 == 0, 1, -1))
+
+
+def test_comparators_follow_weka_defaults():
+    poly = weka_comparator("poly_svm", 4, 2)
+    assert (poly.degree, poly.gamma, poly.coef0, poly.C) == (3, 0.25, 0.0, 1.0)
+    with pytest.raises(ValueError, match="unknown comparator"):
+        weka_comparator("rbf_svm", 2, 2)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2)) * [1.0, 100.0]
+    y = (X[:, 0] > 0).astype(int)
+    for m in (*COMPARATORS, *EXTRAS):
+        pred, _ = fit_comparator(m, X[:40], y[:40], X[40:], mlp_epochs=20)
+        assert pred.shape == (20,) and set(pred) <= {0, 1}
+
+
+def test_readings_smoke_run(tmp_path):
+    res = pr.run(pr.SMOKE_CONFIG, root=tmp_path, backend="sequential")
+    load_cache(pr.NAME, pr.SMOKE_CONFIG, root=tmp_path)
+    assert set(res["rms"]) == {"45.0/2", "45.0/6"}
+    assert res["chosen"]["rms"] == min(res["rms"].values())
+    sizes = res["shift"]["iris/nearest/1000.0"]["sizes"]
+    assert sizes[0] >= sizes[-1] and len(sizes) == pr.SMOKE_CONFIG["psvm"]["n_iter"] + 1
+    assert set(res["cap"]) == {"0/2000", "0/100000"}
