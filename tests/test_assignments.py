@@ -169,6 +169,7 @@ def test_student_version_has_no_solution_and_no_hidden_test(generated, name):
     # the visible tests travel with the student's notebook (otter's metadata)
     assert visible and all("hidden=False" in t for t in visible.values())
     assert "grader.check(" in student
+    assert "**Solution.**" not in student, "a hand-graded question's solution reached the students"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -211,9 +212,15 @@ def test_no_ungraded_why_question():
         assert "not graded" not in text, f"{name}: an ungraded question"
 
 
-def test_smo_has_a_hand_graded_derivation_and_per_student_data():
+def test_every_assignment_has_a_hand_graded_derivation():
+    for name, md in build.masters().items():
+        text = md.read_text(encoding="utf-8")
+        assert re.search(r"# BEGIN QUESTION\nname: q\d\nmanual: true\npoints: \d", text), name
+        assert "**Solution.**" in text and "(derivation, graded by hand)" in text, name
+
+
+def test_smo_data_come_from_the_students_id():
     text = build.masters()["smo"].read_text(encoding="utf-8")
-    assert re.search(r"# BEGIN QUESTION\nname: q\d\nmanual: true\npoints: \d", text)
     assert 'STUDENT_ID = "' in text and "random_state=seed" in text
 
 
