@@ -56,7 +56,10 @@ CONFIG = {
     "coarse_tol": 1e-2,
 }
 
-SMOKE_CONFIG = dict(CONFIG, datasets=["sonar"], k=5, eager_k=5, cold_k=2, C_grid=[0.1, 1.0])
+# every loader of the full run, on 60 points of each (n_points, a smoke-only key: the
+# full run reads all of them)
+SMOKE_CONFIG = dict(CONFIG, datasets=["german", "ionosphere", "sonar"], k=5, eager_k=5, cold_k=2,
+                    C_grid=[0.1, 1.0], n_points=60)
 
 # floats of the smoke results that recertification (python -m svmtext.experiments
 # --recertify) accepts as unchanged; integers and strings must be equal
@@ -75,6 +78,9 @@ def split(name, config):
     """``(X_train, X_test, y_train, y_test)`` in {-1, +1}, standardised with the training set."""
     X, y = getattr(datasets, LOADERS[name])()
     y = np.where(y > 0, 1, -1)
+    if config.get("n_points"):          # smoke runs only: a stratified seeded subset
+        X, _, y, _ = train_test_split(X, y, train_size=config["n_points"],
+                                      random_state=config["split_seed"], stratify=y)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=config["test_size"],
                                           random_state=config["split_seed"], stratify=y)
     if config["standardize"]:
