@@ -2,6 +2,7 @@
 import cvxopt
 import numpy as np
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from svmtext import SVDD, QPSVC, SMOSVC, SMOSVR, EcoSVC, EcoSVDD, PrototypeSVC
 from svmtext._validation import check_kernel_psd, check_psd, kernel_needs_check
@@ -33,20 +34,38 @@ def test_ecosvc_with_fewer_points_than_n_start_solves_them(kernel):
     assert two.predict(X[[0, 5]]).tolist() == [0.0, 1.0]
 
 
-def test_ecosvc_partial_fit_below_n_start_then_more():
+def test_ecosvc_partial_fit_below_n_start_waits_for_the_initial_batch():
+    # a stream keeps collecting its initial batch of n_start points (the source's
+    # EcoSVM); until then there is no model, and predicting says so
     X, y = _four_and_five()
     eco = EcoSVC(kernel="linear")
     eco.partial_fit(X[[0, 5]], y[[0, 5]], classes=[0, 1])
-    assert eco.predict(X[[0, 5]]).tolist() == [0.0, 1.0]
-    eco.partial_fit(X, y)
+    with pytest.raises(NotFittedError, match="n_start = 10"):
+        eco.predict(X[[0, 5]])
+    eco.partial_fit(X, y)                            # 11 points: the batch is solved
     assert np.mean(eco.predict(X) == y) == 1.0
 
 
-def test_ecosvc_one_class_so_far_predicts_it():
+def test_ecosvc_partial_fit_does_not_solve_early():
+    # blocks of 5 with n_start = 10: the first model is the 10-point batch, exactly
+    # as when all points come in one call
+    X, y = _four_and_five()
+    X, y = np.r_[X, X + 0.1], np.r_[y, y]
+    order = np.r_[0, 5, 1, 6, 2, 7, 3, 8, 4, 9, 10, 15, 11, 16]
+    blocks = EcoSVC(kernel="linear")
+    for lo in range(0, len(order), 5):
+        blocks.partial_fit(X[order[lo:lo + 5]], y[order[lo:lo + 5]], classes=[0, 1])
+    whole = EcoSVC(kernel="linear").partial_fit(X[order], y[order], classes=[0, 1])
+    assert blocks.n_invasions_ == whole.n_invasions_
+    assert np.allclose(blocks.decision_function(X), whole.decision_function(X))
+
+
+def test_ecosvc_one_class_so_far_has_no_model():
     X, y = _four_and_five()
     eco = EcoSVC(kernel="linear")
     eco.partial_fit(X[:3], y[:3], classes=[0, 1])
-    assert len(eco.support_) == 0 and np.all(eco.predict(X) == 0)
+    with pytest.raises(NotFittedError, match="both classes"):
+        eco.predict(X)
 
 
 def _indefinite_data():
@@ -146,3 +165,21 @@ def test_smosvr_one_sample_message():
     with pytest.raises(ValueError) as info:
         SMOSVR().fit(np.ones((1, 2)), [1.0])
     assert str(info.value) == "SMOSVR needs at least 2 samples to fit; got n_samples = 1"
+
+
+def test_qp_on_features_of_scale_1e6_is_solved_rescaled():
+    """K_ii ~ 1e13, multipliers ~ 1e-14: below cvxopt's absolute tolerances unless the
+    problem is rescaled (K/s, box sC); the same solution as on the unit-scale data."""
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(-3.0, 0.5, (10, 2)), rng.normal(3.0, 0.5, (10, 2))])
+    y = np.r_[np.zeros(10), np.ones(10)]
+    unit = QPSVC(kernel="linear", C=1.0).fit(X, y)
+    big = QPSVC(kernel="linear", C=1e-12).fit(X * 1e6, y)  # the same problem: K 1e12, C 1e-12
+    assert np.mean(big.predict(X * 1e6) == y) == 1.0
+    assert big.intercept_[0] == pytest.approx(unit.intercept_[0], abs=1e-6)
+    np.testing.assert_allclose(big.alpha_ * 1e12, unit.alpha_, atol=1e-6)
+    huge_box = QPSVC(kernel="linear", C=1.0).fit(X * 1e6, y)  # the box far above alpha
+    assert np.mean(huge_box.predict(X * 1e6) == y) == 1.0 and len(huge_box.support_) > 0
+    assert huge_box.fit_info_["dual_objective"] == pytest.approx(
+        SMOSVC(kernel="linear", C=1.0, tol=1e-8).fit(X * 1e6, y).fit_info_["dual_objective"],
+        rel=1e-6)

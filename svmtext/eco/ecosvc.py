@@ -41,7 +41,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -253,7 +253,10 @@ class EcoSVC(BaseSVC):
                                    if i not in rescued]
         self._buf_X, self._buf_y, self._buf_i = [], [], []
 
-    def _stream(self, X, y):
+    def _stream(self, X, y, whole=False):
+        """Feed ``X`` point by point; ``whole`` (``fit``: the data end here) solves a
+        batch smaller than ``n_start``, while ``partial_fit`` keeps waiting for
+        ``n_start`` points as the source's initial batch does."""
         com = self._community
         rows = RowPrefetch(com, X)
         for t, (x, yi) in enumerate(zip(X, y)):
@@ -286,9 +289,9 @@ class EcoSVC(BaseSVC):
                     self._buf_i.append(i)
                     if len(self._buf_y) >= self.buffer_size:
                         self._retest_buffer()
-        if not self._initialised and self._pending_y and min(self._pending_y) < 0 < max(
-                self._pending_y):
-            # the call ended before n_start points: solve the batch it has
+        if whole and not self._initialised and self._pending_y and min(
+                self._pending_y) < 0 < max(self._pending_y):
+            # fit's data ended before n_start points: solve the batch it has
             self._initial_batch()
         if self._n_pending or self._loose:
             self._equilibrate(final=True)
@@ -297,9 +300,15 @@ class EcoSVC(BaseSVC):
         """Expose the community as scikit-learn's fitted attributes."""
         com = self._community
         com.compact()
-        if not self._initialised and self._pending_y and com.m == 0:
-            # not enough points (or one class) yet: predict the majority
-            self.b_ = float(np.sign(np.mean(self._pending_y)) or 1.0)
+        # partial_fit before n_start points (or with one class only): no model yet
+        self._waiting_ = None
+        if not self._initialised and com.m == 0:
+            k = len(self._pending_y)
+            self._waiting_ = (
+                f"EcoSVC has seen {k} point(s) with labels "
+                f"{sorted(set(self._pending_y))}; its initial batch needs n_start = "
+                f"{self.n_start} points of both classes: pass more points to "
+                "partial_fit, lower n_start, or call fit (which solves the batch it has)")
         free = alpha_status(com.alpha, self.C_, 0.0) == FREE
         self.n_free_ = int(free.sum())
         self.n_bounded_ = int(com.m - free.sum())
@@ -316,7 +325,7 @@ class EcoSVC(BaseSVC):
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y_pm = labels_to_pm1(y)
         self._reset(X, classes)
-        self._stream(X, y_pm)
+        self._stream(X, y_pm, whole=True)
         return self._publish(X)
 
     def partial_fit(self, X, y, classes=None):
@@ -348,6 +357,8 @@ class EcoSVC(BaseSVC):
 
     def decision_function(self, X):
         check_is_fitted(self, "support_")
+        if getattr(self, "_waiting_", None):
+            raise NotFittedError(self._waiting_)
         return super().decision_function(X)
 
     def predict(self, X):
