@@ -82,8 +82,8 @@ class PrimalSolution:
 
 
 def dual_objective(alpha, K, y):
-    r""":math:`W(\alpha) = \mathbf 1^\top\alpha - \tfrac12 \alpha^\top Q \alpha`, :math:`Q_{ij} = y_i y_j K_{ij}`
-    (see :func:`dual_objective_from_coef`)."""
+    r""":math:`W(\alpha) = \mathbf 1^\top\alpha - \tfrac12 \alpha^\top Q \alpha`,
+    :math:`Q_{ij} = y_i y_j K_{ij}` (see :func:`dual_objective_from_coef`)."""
     return dual_objective_from_coef(np.asarray(alpha) * np.asarray(y), K)
 
 
@@ -153,7 +153,33 @@ def _polish(alpha, K, y, C, at_bound):
     return a
 
 
-def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> DualSolution:
+#: Largest kernel scale (:math:`\max_i K_{ii}`) solved as it is; above, :func:`solve_dual`
+#: solves the equivalent problem of :func:`_solve_rescaled`.
+_MAX_SCALE = 1e3
+
+
+def _solve_rescaled(K, y, C, s, *, X=None, polish=True) -> DualSolution:
+    r"""The dual with :math:`K/s` and :math:`sC`, mapped back: the same problem, well scaled.
+
+    With :math:`\alpha = \alpha'/s`, :math:`W(\alpha) = W'(\alpha')/s` where :math:`W'` has
+    the kernel :math:`K/s` and the box :math:`0 \le \alpha' \le sC`, and the decision
+    function (so :math:`b`) is unchanged. Features of scale :math:`10^6` give
+    :math:`K_{ii} \sim 10^{12}` and multipliers :math:`\sim 10^{-12}`, below cvxopt's absolute
+    tolerances; :math:`K/s` has unit scale. The box :math:`sC` may then lie far above the
+    multipliers, so the thresholds that read the bound sets off the interior-point answer
+    are relative to :math:`\min(sC, \max(1, \max_k \alpha'_k))` instead of :math:`sC`.
+    """
+    sol = solve_dual(K / s, y, C * s, polish=polish, check_psd_kernel=False, _box_scale=False)
+    alpha = sol.alpha / s
+    viol = kkt_residuals(alpha, sol.b, K, y, C).max_violation
+    return DualSolution(
+        alpha=alpha, b=sol.b, objective=dual_objective(alpha, K, y), C=C, support=sol.support,
+        free=sol.free, bounded=sol.bounded, kkt_violation=viol, status=sol.status,
+        iterations=sol.iterations, w=None if X is None else np.asarray(X, float).T @ (alpha * y))
+
+
+def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True,
+               _box_scale=True) -> DualSolution:
     r"""Solve the SVM dual with cvxopt.
 
     Parameters
@@ -169,6 +195,9 @@ def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> D
     polish : bool
         Refine the interior-point answer on its active set (see the module docstring).
 
+    A kernel whose largest :math:`K_{ii}` exceeds :math:`10^3` is solved rescaled
+    (:func:`_solve_rescaled`; the same solution).
+
     Returns
     -------
     DualSolution
@@ -177,6 +206,9 @@ def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> D
     C = check_C(C)
     if check_psd_kernel:
         check_psd(K)
+    s = float(np.abs(np.diag(K)).max(initial=0.0))
+    if s > _MAX_SCALE:
+        return _solve_rescaled(K, y, C, s, X=X, polish=polish)
     if np.isinf(C):
         check_separable(K, y)
     n = len(y)
@@ -190,7 +222,9 @@ def solve_dual(K, y, C=None, *, X=None, polish=True, check_psd_kernel=True) -> D
     raw = np.clip(np.array(res["x"]).ravel(), 0.0, C)
     if res["status"] not in ("optimal", "unknown"):
         raise ValueError(f"the dual QP failed: cvxopt status {res['status']!r}")
-    scale = C if np.isfinite(C) else max(1.0, float(raw.max()))
+    scale = max(1.0, float(raw.max()))
+    if np.isfinite(C):
+        scale = C if _box_scale else min(C, scale)
     at_bound = 1e-7 * scale
     raw_b = intercept_from_alpha(raw, K, y, C, tol=at_bound)
     raw_viol = kkt_residuals(raw, raw_b, K, y, C).max_violation
