@@ -71,6 +71,10 @@ def test_code_hash_follows_code_not_docstrings_or_comments(package):
                     .replace("# one step", "# one step, commented differently")
                     .replace('"""The core step."""', '"""The core step of the solver."""'))
     assert code_fingerprint("svmtext.experiments.demo") == before
+    # type annotations (and the imports that serve them) cannot change a number either
+    core.write_text(core.read_text().replace("def fit(x):", "from typing import Any\n\n\n"
+                                             "def fit(x: Any) -> Any:"))
+    assert code_fingerprint("svmtext.experiments.demo") == before
     core.write_text(core.read_text().replace("x + 1", "x + 2"))
     after = code_fingerprint("svmtext.experiments.demo")
     assert after["hash"] != before["hash"]

@@ -4,8 +4,9 @@ A committed result is only as current as the code that computed it. An experimen
 script reaches the solvers through its import statements; following them
 statically (with :mod:`ast`, nothing is imported) gives the transitive closure of
 the ``svmtext`` modules it uses. Each module is hashed from its syntax tree with
-docstrings removed, so rewording a docstring or a comment leaves the hash alone
-while any change of code changes it.
+docstrings, type annotations and the imports that serve them removed, so rewording a
+docstring or a comment, or annotating a function, leaves the hash alone while any
+change of code changes it.
 
 Rules of the closure:
 
@@ -144,13 +145,34 @@ def module_closure(module: str, package_dir: Path | None = None) -> list[str]:
     return sorted(seen)
 
 
-def _strip_docstrings(tree: ast.AST) -> ast.AST:
+# imports that serve annotations only: what a module computes cannot depend on them
+ANNOTATION_MODULES = frozenset({"__future__", "typing", "collections.abc"})
+
+
+def _strip_non_code(tree: ast.AST) -> ast.AST:
+    """The tree without what cannot change a number: docstrings, type annotations (of
+    arguments, returns and variables; an annotated name keeps its place) and imports
+    from :data:`ANNOTATION_MODULES`."""
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-                    and isinstance(body[0].value.value, str)):
-                node.body = body[1:] or [ast.Pass()]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.returns = None
+        elif isinstance(node, ast.arg):
+            node.annotation = None
+        elif isinstance(node, ast.AnnAssign):
+            node.annotation = ast.Constant(value="")
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if not isinstance(body, list):
+                continue
+            kept = [s for s in body if not (isinstance(s, ast.ImportFrom) and s.level == 0
+                                            and s.module in ANNOTATION_MODULES)]
+            if (field == "body" and isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                                      ast.AsyncFunctionDef))
+                    and kept and isinstance(kept[0], ast.Expr)
+                    and isinstance(kept[0].value, ast.Constant) and isinstance(kept[0].value.value, str)):
+                kept = kept[1:]
+            if kept != body:
+                setattr(node, field, kept or ([ast.Pass()] if field == "body" else []))
     return tree
 
 
@@ -174,8 +196,9 @@ def _canonical(node) -> str:
 
 
 def module_hash(module: str, package_dir: Path | None = None) -> str:
-    """sha256 (16 hex digits) of the module's syntax tree without docstrings."""
-    dump = _canonical(_strip_docstrings(_read(module, package_dir)))
+    """sha256 (16 hex digits) of the module's syntax tree without docstrings and type
+    annotations (:func:`_strip_non_code`)."""
+    dump = _canonical(_strip_non_code(_read(module, package_dir)))
     return hashlib.sha256(dump.encode()).hexdigest()[:16]
 
 
