@@ -75,7 +75,7 @@ def test_dense_smo_with_duplicates_matches_the_qp():
     n_iter, gap = smo_dense(K, y, alpha, g, np.ones(n, bool), n, 1.0, 1e-8)
     assert gap < 1e-8 and n_iter > 0
     W = alpha.sum() - 0.5 * (alpha * y) @ K @ (alpha * y)
-    assert W == pytest.approx(solve_dual(K, y, 1.0).objective, abs=1e-7 * n)
+    assert pytest.approx(solve_dual(K, y, 1.0).objective, abs=1e-7 * n) == W
 
 
 def test_a_step_rounding_onto_C_leaves_the_multiplier_at_C():
@@ -145,3 +145,41 @@ def test_bias_without_free_vectors_and_with_one_end_open():
     assert bias_interval(g, np.array([C, 0.0]), y, C)[0] == -np.inf
     assert bias_from_gradient(g, np.array([C, 0.0]), y, C) == pytest.approx(min(g))
     assert bias_from_gradient(np.array([]), np.array([]), np.array([]), C) == 0.0
+
+
+def test_kkt_residuals_name_a_shape_mismatch_and_report_zero_without_w():
+    X, y = _blobs(n=10)
+    K = gram(X, kernel="rbf", gamma=0.5)
+    sol = solve_dual(K, y, 1.0)
+    r = kkt_residuals(sol.alpha, sol.b, K, y, 1.0)
+    assert r.stationarity_w == 0.0 and r.as_dict()["stationarity_w"] == 0.0
+    for a, KK in [(sol.alpha[:-1], K), (sol.alpha, K[:-1, :-1]), (sol.alpha, K[:, :-1])]:
+        with pytest.raises(ValueError, match="shapes do not match"):
+            kkt_residuals(a, sol.b, KK, y, 1.0)
+
+
+def test_primal_feasibility_residual_is_never_negative():
+    X, y = _blobs(n=12)
+    K = gram(X, kernel="rbf", gamma=0.5)
+    sol = solve_dual(K, y, 1.0)
+    for C in (1.0, None):
+        r = kkt_residuals(sol.alpha, sol.b + 5.0, K, y, C)    # some margins far above 1
+        assert np.all(r.primal_feasibility >= 0.0)
+        assert np.all(r.primal_feasibility[r.margins >= 1.0] == 0.0)
+
+
+def test_hard_margin_tolerances_follow_the_multipliers():
+    """C = inf: the scale is max(1, max alpha) for bound_tol and max alpha for bias_tol."""
+    small = np.array([0.0, 0.5])
+    assert bound_tol(small, None) == pytest.approx(1e-8)
+    assert bias_tol(small, None) == pytest.approx(0.5e-12)
+    assert bias_tol(np.array([]), None) == 0.0
+    np.testing.assert_allclose(bound_tol(small, np.array([np.inf, 1e4])), [1e-8, 1e-4])
+    np.testing.assert_allclose(bias_tol(small, np.array([np.inf, 1e4])), [0.5e-12, 1e-8])
+
+
+def test_a_multiplier_exactly_one_tolerance_below_C_is_at_C():
+    C, tol = 1.0, 0.25
+    a = np.array([C - tol, C - 2 * tol, tol])
+    assert alpha_status(a, C, tol).tolist() == [UPPER, FREE, LOWER]
+    assert alpha_status(a, np.full(3, C), tol).tolist() == [UPPER, FREE, LOWER]

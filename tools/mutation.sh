@@ -17,8 +17,11 @@ SAMPLE=${MUTATION_SAMPLE:-}      # e.g. 100: a seeded uniform sample of the muta
 
 KKT_FUNCS="max_violation _check kkt_residuals bound_tol bias_tol alpha_status in_up in_low free_and_bounded bias_interval bias_from_gradient intercept_from_alpha dual_objective_from_coef"
 CORE_FUNCS="max_up curvature wss2_scan _status_of two_variable_step bias update_gradient _min_pair _max _first _scores _update _set_offsets dense_loop"
-TESTS="tests/test_robust_mutants.py tests/test_kkt.py tests/test_smo_dense.py tests/test_smo.py tests/test_smo_core.py"
-SELECT="not mnist and not svc_predictions and not bit_for_bit and not cache_size and not banana and not waveform and not (pick_the_same_pairs and 100.0)"
+# the fast tests that check each module (pytest -x: the first failure kills the mutant)
+TESTS_kkt="tests/test_robust_mutants.py tests/test_kkt.py tests/test_qp.py"
+SELECT_kkt="not nothing"
+TESTS__core="tests/test_robust_mutants.py tests/test_smo_dense.py tests/test_smo.py"
+SELECT__core="not mnist and not waveform and not svc_predictions and not bit_for_bit"
 
 rm -rf "$WORK"
 mkdir -p "$WORK"
@@ -31,13 +34,15 @@ export MPLBACKEND=Agg
 names=""
 for module in $MODULES; do
   name=$(basename "$module" .py)
+  tests_var="TESTS_$name"; select_var="SELECT_$name"
+  tests=${!tests_var}; select=${!select_var}
   cfg="$WORK/$name.toml"
   cat > "$cfg" <<TOML
 [cosmic-ray]
 module-path = "$module"
 timeout = 300.0
 excluded-modules = []
-test-command = "$PY -m pytest -x -q -n 0 -p no:cacheprovider $TESTS -k '$SELECT'"
+test-command = "$PY -m pytest -x -q -n 0 -p no:cacheprovider $tests -k '$select'"
 
 [cosmic-ray.distributor]
 name = "local"
@@ -50,8 +55,11 @@ TOML
 done
 
 # the unmutated code must pass the selected tests
-"$PY" -m pytest -x -q -n 0 -p no:cacheprovider $TESTS -k "$SELECT" > "$WORK/baseline.log" 2>&1 \
-  || { echo "baseline tests fail: see $WORK/baseline.log"; exit 1; }
+for name in $names; do
+  tests_var="TESTS_$name"; select_var="SELECT_$name"
+  "$PY" -m pytest -x -q -n 0 -p no:cacheprovider ${!tests_var} -k "${!select_var}" \
+    > "$WORK/baseline-$name.log" 2>&1 || { echo "baseline tests fail: see $WORK/baseline-$name.log"; exit 1; }
+done
 
 for name in $names; do
   "$BIN/cosmic-ray" exec "$WORK/$name.toml" "$WORK/$name.sqlite" &
