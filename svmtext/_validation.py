@@ -18,7 +18,7 @@ __all__ = ["check_C", "check_tol", "check_labels", "check_gram", "check_dual_pro
            "check_warm_start", "check_psd", "check_kernel_psd", "kernel_needs_check"]
 
 
-def check_C(C, *, finite=False):
+def check_C(C, *, finite=False) -> float:
     """The box constant: a positive number, or ``inf``/``None`` (hard margin) unless ``finite``."""
     if C is None:
         C = np.inf
@@ -29,14 +29,14 @@ def check_C(C, *, finite=False):
     return float(C)
 
 
-def check_tol(tol, name="tol"):
+def check_tol(tol, name="tol") -> float:
     """A positive finite tolerance."""
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not 0 < tol < np.inf:
         raise ValueError(f"{name} must be a positive number; got {tol!r}")
     return float(tol)
 
 
-def check_labels(y, n=None):
+def check_labels(y, n=None) -> np.ndarray:
     """Labels of a binary dual problem: finite, only -1 and +1, both present, ``n`` of them."""
     y = np.asarray(y, dtype=float).ravel()
     if n is not None and len(y) != n:
@@ -49,7 +49,7 @@ def check_labels(y, n=None):
     return y
 
 
-def check_gram(K, name="K", dtype=float):
+def check_gram(K, name="K", dtype=float) -> np.ndarray:
     """A square, finite Gram matrix."""
     K = np.asarray(K, dtype=dtype)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
@@ -59,13 +59,13 @@ def check_gram(K, name="K", dtype=float):
     return K
 
 
-def check_dual_problem(K, y):
+def check_dual_problem(K, y) -> tuple:
     """``K`` n x n and finite, ``y`` of -1/+1 with both classes and ``len(y) = n``."""
     K = check_gram(K)
     return K, check_labels(y, len(K))
 
 
-def check_warm_start(alpha0, y, C, total=0.0):
+def check_warm_start(alpha0, y, C, total=0.0) -> np.ndarray:
     r"""A feasible start: :math:`0 \le \alpha_k \le C`, :math:`y^\top\alpha =` ``total``.
 
     Values within :math:`10^{-12} C` of a bound are put on it (the solvers' steps land
@@ -85,14 +85,14 @@ def check_warm_start(alpha0, y, C, total=0.0):
     return alpha
 
 
-def kernel_needs_check(kernel, coef0=0.0):
+def kernel_needs_check(kernel, coef0=0.0) -> bool:
     """True unless ``kernel`` is a built-in Mercer kernel ('linear', 'rbf', 'poly' with
     ``coef0 >= 0``): callables, 'precomputed' and a polynomial with ``coef0 < 0`` may be
     indefinite."""
     return not (kernel in ("linear", "rbf") or (kernel == "poly" and coef0 >= 0))
 
 
-def check_kernel_psd(K_or_kernel, X=None, *, needed_by, max_rows=300):
+def check_kernel_psd(K_or_kernel, X=None, *, needed_by, max_rows=300) -> None:
     """:func:`check_psd` on the Gram matrix of the first ``max_rows`` training points.
 
     ``K_or_kernel`` is a kernel function (then ``X`` is the data) or a precomputed Gram

@@ -62,7 +62,7 @@ class DecompositionResult:
     q: int
 
 
-def select_working_set(g, y, status, q):
+def select_working_set(g, y, status, q) -> tuple:
     r"""Joachims' working set: the :math:`q/2` largest :math:`-y_kG_k` (``g``) in
     :math:`I_{up}` and the :math:`q/2` smallest in :math:`I_{low}` (an index in both
     lists is taken once; the set is filled from the other list).
@@ -103,7 +103,7 @@ def _subproblem_step(QBB, GB, yB, aB, C):
     return np.clip(np.array(res["x"]).ravel(), -aB, C - aB)
 
 
-def decomposition_solve(K, y, C, q=2, *, tol=1e-3, max_iter=100_000):
+def decomposition_solve(K, y, C, q=2, *, tol=1e-3, max_iter=100_000) -> DecompositionResult:
     r"""Solve the SVM dual by decomposition with working sets of size ``q``.
 
     Parameters

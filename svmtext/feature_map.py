@@ -15,7 +15,7 @@ import numpy as np
 __all__ = ["poly2_feature_map", "poly2_feature_names"]
 
 
-def poly2_feature_map(X):
+def poly2_feature_map(X) -> np.ndarray:
     r""":math:`\phi(x)` of :math:`(1 + x^\top z)^2` for each row of ``X`` (shape ``(n, (d+1)(d+2)/2)``)."""
     X = np.atleast_2d(np.asarray(X, dtype=float))
     d = X.shape[1]
@@ -24,7 +24,7 @@ def poly2_feature_map(X):
                       np.sqrt(2) * X[:, i] * X[:, j]])
 
 
-def poly2_feature_names(d):
+def poly2_feature_names(d) -> list:
     """Names of the features of :func:`poly2_feature_map` (``'1', 'sqrt2 x1', ...``)."""
     i, j = np.triu_indices(d, k=1)
     return (["1"] + [f"sqrt2 x{k + 1}" for k in range(d)] + [f"x{k + 1}^2" for k in range(d)]

@@ -41,13 +41,13 @@ def _as_pair(X, Y):
     return X, Y
 
 
-def linear_kernel(X, Y=None):
+def linear_kernel(X, Y=None) -> np.ndarray:
     r"""Linear kernel :math:`K_{ij} = \langle x_i, y_j \rangle`."""
     X, Y = _as_pair(X, Y)
     return X @ Y.T
 
 
-def polynomial_kernel(X, Y=None, degree=3, gamma=1.0, coef0=0.0):
+def polynomial_kernel(X, Y=None, degree=3, gamma=1.0, coef0=0.0) -> np.ndarray:
     r"""Polynomial kernel :math:`K_{ij} = (\gamma \langle x_i, y_j\rangle + c_0)^d`.
 
     Defaults as scikit-learn's and :func:`get_kernel`'s (``coef0=0``: homogeneous).
@@ -60,7 +60,7 @@ def polynomial_kernel(X, Y=None, degree=3, gamma=1.0, coef0=0.0):
     return (gamma * (X @ Y.T) + coef0) ** degree
 
 
-def squared_distances(X, Y=None, Y_sq=None, X_sq=None):
+def squared_distances(X, Y=None, Y_sq=None, X_sq=None) -> np.ndarray:
     r""":math:`D_{ij} = \lVert x_i - y_j \rVert^2`, computed with one matrix product.
 
     ``X_sq``, ``Y_sq`` may hold the squared norms :math:`\lVert x_i \rVert^2`,
@@ -78,7 +78,7 @@ def squared_distances(X, Y=None, Y_sq=None, X_sq=None):
     return np.maximum(D, 0.0, out=D)
 
 
-def rbf_kernel(X, Y=None, gamma=1.0, Y_sq=None, X_sq=None):
+def rbf_kernel(X, Y=None, gamma=1.0, Y_sq=None, X_sq=None) -> np.ndarray:
     r"""Gaussian (RBF) kernel :math:`K_{ij} = \exp(-\gamma \lVert x_i - y_j \rVert^2)`."""
     D = squared_distances(X, Y, Y_sq, X_sq)
     return np.exp(-gamma * D, out=D)
@@ -87,7 +87,7 @@ def rbf_kernel(X, Y=None, gamma=1.0, Y_sq=None, X_sq=None):
 KERNELS = {"linear": linear_kernel, "poly": polynomial_kernel, "rbf": rbf_kernel}
 
 
-def resolve_gamma(gamma, X):
+def resolve_gamma(gamma, X) -> float:
     r"""Turn scikit-learn's ``'scale'`` / ``'auto'`` into a number.
 
     ``'scale'`` is :math:`1 / (p \operatorname{Var}(X))`, ``'auto'`` is :math:`1/p`
@@ -128,12 +128,12 @@ def get_kernel(kernel="rbf", *, gamma=1.0, degree=3, coef0=0.0) -> Callable:
     raise ValueError(f"unknown kernel {kernel!r}; expected one of {sorted(KERNELS)} or a callable")
 
 
-def gram(X, Y=None, kernel="rbf", **params):
+def gram(X, Y=None, kernel="rbf", **params) -> np.ndarray:
     """Gram matrix ``K[i, j] = k(x_i, y_j)`` for a named kernel or a callable."""
     return get_kernel(kernel, **params)(X, Y)
 
 
-def kernel_diag(X, kernel="rbf", **params):
+def kernel_diag(X, kernel="rbf", **params) -> np.ndarray:
     r"""The diagonal :math:`k(x_i, x_i)` without forming the full Gram matrix."""
     X = np.asarray(X, dtype=float)
     if kernel == "rbf":
@@ -147,7 +147,7 @@ def kernel_diag(X, kernel="rbf", **params):
     return np.array([k(x[None, :], x[None, :])[0, 0] for x in X])
 
 
-def check_psd(K, tol=1e-8, name="kernel matrix", *, orthogonal_to=None, needed_by="the SVM dual"):
+def check_psd(K, tol=1e-8, name="kernel matrix", *, orthogonal_to=None, needed_by="the SVM dual") -> None:
     r"""Raise ``ValueError`` unless ``K`` is symmetric positive semi-definite; return ``None``.
 
     Mercer's condition for a finite sample: every Gram matrix of a valid kernel

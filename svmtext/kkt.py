@@ -72,7 +72,7 @@ def _check(alpha, K, y, C):
     return alpha, K, y, C
 
 
-def dual_objective_from_coef(dual_coef, K_SS=None, *, Kv=None):
+def dual_objective_from_coef(dual_coef, K_SS=None, *, Kv=None) -> float:
     r"""The dual objective :math:`W(\alpha)` from the coefficients :math:`v_i = \alpha_i y_i`.
 
     .. math::
@@ -135,7 +135,7 @@ LOWER, FREE, UPPER = -1, 0, 1
 """The status of a multiplier: :math:`\alpha_t = 0`, :math:`0 < \alpha_t < C`, :math:`\alpha_t = C`."""
 
 
-def bound_tol(alpha, C=None):
+def bound_tol(alpha, C=None) -> float:
     r"""The distance to a bound under which :math:`\alpha_k` counts as at it.
 
     :math:`10^{-8}\max(1, C)` for a finite ``C``, :math:`10^{-8}\max(1, \max_k \alpha_k)`
@@ -150,7 +150,7 @@ def bound_tol(alpha, C=None):
     return 1e-8 * max(1.0, C if np.isfinite(C) else float(np.max(alpha, initial=1.0)))
 
 
-def alpha_status(alpha, C=None, tol=None):
+def alpha_status(alpha, C=None, tol=None) -> np.ndarray:
     r"""``LOWER`` (-1), ``FREE`` (0) or ``UPPER`` (+1) for each :math:`\alpha_k`.
 
     ``LOWER`` when :math:`\alpha_k \le` ``tol``, ``UPPER`` when :math:`\alpha_k \ge C -`
@@ -171,7 +171,7 @@ def alpha_status(alpha, C=None, tol=None):
     return status
 
 
-def in_up(y, status):
+def in_up(y, status) -> np.ndarray | bool:
     r""":math:`k \in I_{up}`: :math:`y_k\alpha_k` may grow (:math:`y_k = +1, \alpha_k < C` or
     :math:`y_k = -1, \alpha_k > 0`). With status in {-1, 0, +1}: ``status != y``.
 
@@ -180,13 +180,13 @@ def in_up(y, status):
     return status != y
 
 
-def in_low(y, status):
+def in_low(y, status) -> np.ndarray | bool:
     r""":math:`k \in I_{low}`: :math:`y_k\alpha_k` may shrink (:math:`y_k = +1, \alpha_k > 0` or
     :math:`y_k = -1, \alpha_k < C`). With status in {-1, 0, +1}: ``status != -y``."""
     return status != -y
 
 
-def free_and_bounded(alpha, C=None, tol=None):
+def free_and_bounded(alpha, C=None, tol=None) -> tuple:
     r"""Boolean masks of free (:math:`0 < \alpha_i < C`) and bounded (:math:`\alpha_i = C`) SVs.
 
     ``tol`` defaults to :func:`bound_tol` (see :func:`alpha_status`).
@@ -200,7 +200,7 @@ r"""The bias rules' bound test: :math:`\alpha_k` within ``BIAS_RTOL`` :math:`C_k
 counts as at it (:func:`bias_tol`)."""
 
 
-def bias_tol(alpha, C=None):
+def bias_tol(alpha, C=None) -> np.ndarray | float:
     r"""The distance to a bound under which the bias rules count :math:`\alpha_k` as at it:
     :math:`10^{-12} C_k` (:data:`BIAS_RTOL`; :math:`10^{-12}\max_k \alpha_k` for the hard
     margin).
@@ -219,7 +219,7 @@ def bias_tol(alpha, C=None):
     return BIAS_RTOL * (C if np.isfinite(C) else float(np.max(alpha, initial=0.0)))
 
 
-def bias_interval(minus_yG, alpha, y, C=None, tol=None):
+def bias_interval(minus_yG, alpha, y, C=None, tol=None) -> tuple:
     r"""The interval :math:`[m(\alpha), M(\alpha)]` of biases the KKT conditions allow.
 
     With LIBSVM's gradient :math:`G = Q\alpha - e` and
@@ -242,7 +242,7 @@ def bias_interval(minus_yG, alpha, y, C=None, tol=None):
     return m, M
 
 
-def bias_from_gradient(minus_yG, alpha, y, C=None, tol=None):
+def bias_from_gradient(minus_yG, alpha, y, C=None, tol=None) -> float:
     r"""The bias :math:`b = -\rho` from :math:`-y_k G_k = y_k - \sum_j \alpha_j y_j K_{kj}`.
 
     A free support vector has :math:`y_k f(x_k) = 1`, i.e. :math:`b = -y_k G_k`: the
@@ -265,7 +265,7 @@ def bias_from_gradient(minus_yG, alpha, y, C=None, tol=None):
     return m if np.isfinite(m) else M if np.isfinite(M) else 0.0
 
 
-def intercept_from_alpha(alpha, K, y, C=None, tol=None):
+def intercept_from_alpha(alpha, K, y, C=None, tol=None) -> float:
     r"""The bias :math:`b` implied by the KKT conditions for a dual solution ``alpha``.
 
     With :math:`-y_i G_i = y_i - \sum_j \alpha_j y_j K_{ij}`, every free support vector

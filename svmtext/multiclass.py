@@ -15,7 +15,7 @@ import numpy as np
 __all__ = ["ovo_pair_decisions", "libsvm_vote"]
 
 
-def ovo_pair_decisions(ovo, X):
+def ovo_pair_decisions(ovo, X) -> np.ndarray:
     r"""Decision values :math:`f_{ij}(x)` of a fitted scikit-learn
     ``OneVsOneClassifier``, in LIBSVM's sign (:math:`> 0`: class :math:`i`), shape
     ``(n, k(k-1)/2)``, pairs in the order (0,1), (0,2), ..., (k-2,k-1)."""
@@ -23,7 +23,7 @@ def ovo_pair_decisions(ovo, X):
     return np.column_stack([-est.decision_function(X) for est in ovo.estimators_])
 
 
-def libsvm_vote(F, n_classes):
+def libsvm_vote(F, n_classes) -> tuple:
     r"""Class index with most votes from pairwise decisions ``F`` (LIBSVM's sign and
     pair order); ties go to the lowest index. Returns ``(winner, votes, tie)``."""
     F = np.atleast_2d(F)

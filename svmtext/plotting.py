@@ -48,12 +48,12 @@ BOOK_RC = {
 }
 
 
-def use_book_style():
+def use_book_style() -> None:
     """Apply :data:`BOOK_RC` to matplotlib (done once on import of this module)."""
     mpl.rcParams.update(BOOK_RC)
 
 
-def column_subplots(ncols=1, nrows=1, height=None, full_width=False, **kwargs):
+def column_subplots(ncols=1, nrows=1, height=None, full_width=False, **kwargs) -> tuple:
     """``plt.subplots`` sized to the text column (or, deliberately, full width).
 
     Parameters
@@ -78,7 +78,7 @@ def column_subplots(ncols=1, nrows=1, height=None, full_width=False, **kwargs):
     return plt.subplots(int(nrows), int(ncols), figsize=(width, height), **kwargs)
 
 
-def loglog_fit(n, v):
+def loglog_fit(n, v) -> tuple:
     r"""The least-squares line through :math:`(\log n, \log v)`,
 
     .. math::
@@ -97,7 +97,7 @@ def loglog_fit(n, v):
     return float(s), float(c)
 
 
-def plot_loglog_fit(ax, n, v, fit, fmt, label):
+def plot_loglog_fit(ax, n, v, fit, fmt, label) -> float:
     r"""Points :math:`(n, v)` on log-log axes and the line of :func:`loglog_fit`
     over the points selected by the boolean mask ``fit``, drawn across them.
 
@@ -114,7 +114,7 @@ def plot_loglog_fit(ax, n, v, fit, fmt, label):
 use_book_style()
 
 
-def grid_2d(X, resolution=200, pad=0.1):
+def grid_2d(X, resolution=200, pad=0.1) -> tuple:
     """A ``resolution`` x ``resolution`` grid covering ``X`` (2-D) plus a margin."""
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != 2:

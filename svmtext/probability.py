@@ -66,14 +66,14 @@ def _log1pexp_terms(u, t):
     return out
 
 
-def platt_predict(f, A, B):
+def platt_predict(f, A, B) -> np.ndarray:
     r""":math:`P(y = +1 \mid f) = 1/(1 + \exp(Af + B))`, evaluated without overflow."""
     u = A * np.asarray(f, dtype=float) + B
     e = np.exp(-np.abs(u))
     return np.where(u >= 0, e / (1 + e), 1 / (1 + e))
 
 
-def platt_fit(f, y, *, max_iter=100, min_step=1e-10, ridge=1e-12, eps=1e-5):
+def platt_fit(f, y, *, max_iter=100, min_step=1e-10, ridge=1e-12, eps=1e-5) -> tuple:
     r"""Fit Platt's sigmoid :math:`(A, B)` to decision values ``f`` and labels ``y``.
 
     Newton's method on the cross-entropy with Armijo backtracking (Lin, Lin and Weng
@@ -122,7 +122,7 @@ def platt_fit(f, y, *, max_iter=100, min_step=1e-10, ridge=1e-12, eps=1e-5):
     return float(A), float(B)
 
 
-def cv_decision_values(estimator, X, y, n_folds=5, random_state=None):
+def cv_decision_values(estimator, X, y, n_folds=5, random_state=None) -> np.ndarray:
     r"""Out-of-sample decision values of a binary ``estimator`` by ``n_folds``-fold
     cross-validation on a random split (LIBSVM's ``svm_binary_svc_probability``).
 
@@ -149,7 +149,7 @@ def _is_precomputed(estimator):
     return getattr(estimator, "kernel", None) == "precomputed"
 
 
-def pairwise_coupling(R, min_prob=MIN_PROB):
+def pairwise_coupling(R, min_prob=MIN_PROB) -> np.ndarray:
     r"""Class probabilities from pairwise ones (Wu, Lin and Weng 2004, method 2).
 
     Parameters
@@ -179,7 +179,7 @@ def pairwise_coupling(R, min_prob=MIN_PROB):
     return P / P.sum(axis=1, keepdims=True)
 
 
-def ovo_predict_proba(ovo, X):
+def ovo_predict_proba(ovo, X) -> np.ndarray:
     r"""Coupled class probabilities of a fitted scikit-learn ``OneVsOneClassifier``
     whose binary estimators have ``predict_proba`` (e.g. ``SMOSVC(probability=True)``).
 

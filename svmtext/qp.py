@@ -81,13 +81,13 @@ class PrimalSolution:
         self.margin = 1.0 / float(np.linalg.norm(self.w)) if np.any(self.w) else np.inf
 
 
-def dual_objective(alpha, K, y):
+def dual_objective(alpha, K, y) -> float:
     r""":math:`W(\alpha) = \mathbf 1^\top\alpha - \tfrac12 \alpha^\top Q \alpha`,
     :math:`Q_{ij} = y_i y_j K_{ij}` (see :func:`dual_objective_from_coef`)."""
     return dual_objective_from_coef(np.asarray(alpha) * np.asarray(y), K)
 
 
-def primal_objective(alpha, b, K, y, C=None):
+def primal_objective(alpha, b, K, y, C=None) -> float:
     r"""Primal value of :math:`w = \sum_i \alpha_i y_i \phi(x_i)` and ``b``, slacks at their best:
 
     :math:`P = \tfrac12 \alpha^\top Q \alpha + C \sum_i \max(0, 1 - y_i f(x_i))`
@@ -103,7 +103,7 @@ def primal_objective(alpha, b, K, y, C=None):
     return float(0.5 * v @ Kv + C * xi.sum())
 
 
-def check_separable(K, y):
+def check_separable(K, y) -> bool:
     r"""Raise ``ValueError`` unless some :math:`f = K\beta + b` has :math:`y_i f_i \ge 1` for all ``i``.
 
     This linear programme is feasible exactly when the hard-margin SVM has a solution

@@ -79,30 +79,30 @@ class StackedColumns:
         # a solver that computes kernel values itself adds them to the count
         self.base.n_kernel_evals = value
 
-    def diag(self):
+    def diag(self) -> np.ndarray:
         """:math:`\\bar K_{kk}`, the base diagonal twice."""
         d = self.base.diag()
         return np.concatenate([d, d])
 
-    def set_active(self, rows):
+    def set_active(self, rows) -> None:
         """Active rows of :math:`\\bar K`: the base provider keeps each base row once."""
         base_rows = (np.arange(self.n) if rows is None else np.asarray(rows)) % self.n_base
         unique, self._inverse = np.unique(base_rows, return_inverse=True)
         self.base.set_active(None if len(unique) == self.n_base else unique)
 
-    def active_columns(self, cols):
+    def active_columns(self, cols) -> np.ndarray:
         """:math:`\\bar K` [active, cols] from one block of the base kernel."""
         cols = np.atleast_1d(cols) % self.n_base
         return self.base.active_columns(cols)[self._inverse]
 
-    def block(self, rows, cols):
+    def block(self, rows, cols) -> np.ndarray:
         """:math:`\\bar K` [rows, cols]."""
         rows, cols = np.atleast_1d(rows) % self.n_base, np.atleast_1d(cols) % self.n_base
         unique, inverse = np.unique(rows, return_inverse=True)
         return self.base.block(unique, cols)[inverse]
 
 
-def svr_problem(z, epsilon):
+def svr_problem(z, epsilon) -> tuple:
     r"""Labels :math:`\bar y = (\mathbf 1, -\mathbf 1)` and linear term
     :math:`p = (z - \varepsilon, -z - \varepsilon)` of the :math:`2n`-variable form."""
     z = np.asarray(z, dtype=float)

@@ -58,7 +58,7 @@ def settle(K, y, alpha, g, live, m, C, tol, tau=1e-12, max_iter=10_000_000):
 
 
 @_jit
-def join(K, y, alpha, g, live, m, rows, y_new, K_new):
+def join(K, y, alpha, g, live, m, rows, y_new, K_new) -> None:
     r"""Invaders join as species ``m, m+1, ...`` at :math:`\alpha = 0`, in place: their
     kernel ``rows`` against the ``m`` stored species become rows and columns of ``K``
     (``K_new`` their own block), and their gradient entries are
@@ -80,7 +80,7 @@ def join(K, y, alpha, g, live, m, rows, y_new, K_new):
 
 
 def steady_state(K, y, alpha, g, active, m, C, tol=1e-3, max_iter=10_000_000, *,
-                 tau=1e-12):
+                 tau=1e-12) -> tuple:
     r"""Re-equilibrate the first ``m`` species of a dense Gram buffer, in place.
 
     The arguments and the result are those of :func:`svmtext.smo.smo_dense`

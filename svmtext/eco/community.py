@@ -55,34 +55,34 @@ class Community:
 
     # views on the live part
     @property
-    def X(self):
+    def X(self) -> np.ndarray:
         return self._X[:self.m]
 
     @property
-    def y(self):
+    def y(self) -> np.ndarray:
         return self._y[:self.m]
 
     @property
-    def alpha(self):
+    def alpha(self) -> np.ndarray:
         return self._alpha[:self.m]
 
     @property
-    def idx(self):
+    def idx(self) -> np.ndarray:
         return self._idx[:self.m]
 
     @property
-    def g(self):
+    def g(self) -> np.ndarray:
         return self._g[:self.m]
 
     @property
-    def live(self):
+    def live(self) -> np.ndarray:
         return self._live[:self.m]
 
     @property
-    def K(self):
+    def K(self) -> np.ndarray:
         return self._K[:self.m, :self.m]
 
-    def kernel_rows(self, Xnew, start=0, X_sq=None):
+    def kernel_rows(self, Xnew, start=0, X_sq=None) -> np.ndarray:
         """:math:`K(x, x_j)` for new points ``Xnew`` against members ``start:m``
         (``X_sq``: the squared norms of ``Xnew``, if known)."""
         Xnew = np.atleast_2d(Xnew)
@@ -106,7 +106,7 @@ class Community:
         K[:m, :m] = self._K[:m, :m]
         self._K = K
 
-    def append(self, Xnew, ynew, idx, rows=None):
+    def append(self, Xnew, ynew, idx, rows=None) -> None:
         r"""Add invaders at abundance :math:`\alpha = 0` (kernel ``rows`` against the
         stored species if already known).
 
@@ -129,16 +129,16 @@ class Community:
              np.asarray(rows, dtype=float), y_new, np.asarray(K_new, dtype=float))
         self.m = m + p
 
-    def set_alpha(self, alpha):
+    def set_alpha(self, alpha) -> None:
         """Set the abundances and recompute the gradient exactly."""
         self._alpha[:self.m] = alpha
         self.refresh_gradient()
 
-    def refresh_gradient(self):
+    def refresh_gradient(self) -> None:
         r""":math:`g = y - K(\alpha \odot y)` over the stored species."""
         self._g[:self.m] = self.y - self.K @ (self.alpha * self.y)
 
-    def reequilibrate(self, C, tol=1e-3):
+    def reequilibrate(self, C, tol=1e-3) -> tuple:
         r"""The steady state: SMO on the stored species, warm-started at the current
         abundances and gradient (invaders at :math:`\alpha = 0`); extinct species never
         move (:func:`~svmtext.eco._compiled.steady_state`: the steps of
@@ -160,12 +160,12 @@ class Community:
         if self.n_dead > max(16, self.m // 8):
             self.compact()
 
-    def compact(self):
+    def compact(self) -> None:
         r"""Delete the rows of extinct species (their :math:`\alpha = 0`: no gradient changes)."""
         if self.n_dead:
             self.keep(self.live)
 
-    def keep(self, mask):
+    def keep(self, mask) -> None:
         """Keep only the species where ``mask`` is true (extinction of the rest)."""
         keep = np.flatnonzero(mask)
         if len(keep) == self.m:
@@ -197,7 +197,7 @@ class RowPrefetch:
         self.lo = self.hi = 0
         self.rows, self.sq, self.filled, self.version = None, None, 0, -1
 
-    def row(self, t):
+    def row(self, t) -> np.ndarray:
         """``K(x_t, x_j)`` for all stored species, shape ``(1, m)`` (a view)."""
         com, m = self.com, self.com.m
         if (not self.lo <= t < self.hi or com.version != self.version

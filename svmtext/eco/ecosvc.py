@@ -56,7 +56,7 @@ from .invasion import invasion_growth
 __all__ = ["EcoSVC", "reequilibrate"]
 
 
-def reequilibrate(K, y, C, alpha0, tol=1e-3):
+def reequilibrate(K, y, C, alpha0, tol=1e-3) -> tuple:
     r"""Steady state of the community: the dual optimum, warm-started at ``alpha0``.
 
     Uses the SMO solver :func:`svmtext.smo.smo_solve` (second-order working-set

@@ -29,7 +29,7 @@ import numpy as np
 __all__ = ["invasion_growth", "invasion_growth_active", "bias_from_active"]
 
 
-def invasion_growth(k, y_new, alpha, y, b):
+def invasion_growth(k, y_new, alpha, y, b) -> np.ndarray | float:
     r"""Growth rate :math:`1 - y(\sum_j \alpha_j y_j k_j + b)` (eqs. 9, 17).
 
     Parameters
@@ -47,12 +47,12 @@ def invasion_growth(k, y_new, alpha, y, b):
     return 1.0 - np.asarray(y_new, dtype=float) * f
 
 
-def bias_from_active(K, alpha, y, s):
+def bias_from_active(K, alpha, y, s) -> float:
     r"""Eq. 18: :math:`b = y_s - \sum_j \alpha_j y_j K_{sj}` from active SV ``s``."""
     return float(y[s] - K[s] @ (alpha * y))
 
 
-def invasion_growth_active(k, y_new, alpha, y, K, s):
+def invasion_growth_active(k, y_new, alpha, y, K, s) -> np.ndarray:
     r"""Eq. 19: the growth rate with :math:`b` eliminated through active SV ``s``.
 
     ``K`` is the support set's Gram matrix; ``s`` indexes a free support vector.

@@ -52,7 +52,7 @@ __all__ = ["interaction_matrix", "capacity_factor", "quasi_steady_bias",
            "LVSolution"]
 
 
-def interaction_matrix(K, y):
+def interaction_matrix(K, y) -> np.ndarray:
     r"""Species interactions :math:`A_{ij} = -y_i y_j K_{ij}` (book eq. :eq:`eq-lv-hard`).
 
     For a kernel with :math:`K_{ij} > 0` (e.g. RBF), :math:`A_{ij} < 0`
@@ -63,14 +63,14 @@ def interaction_matrix(K, y):
     return -(y[:, None] * y[None, :]) * K
 
 
-def capacity_factor(alpha, C=None):
+def capacity_factor(alpha, C=None) -> np.ndarray:
     r""":math:`w_i = \alpha_i (1 - \alpha_i/C)`, or :math:`\alpha_i` for the hard margin."""
     alpha = np.asarray(alpha, dtype=float)
     C = check_C(C)
     return alpha if np.isinf(C) else alpha * (1.0 - alpha / C)
 
 
-def quasi_steady_bias(alpha, K, y, C=None):
+def quasi_steady_bias(alpha, K, y, C=None) -> float:
     r"""The bias that keeps :math:`\sum_i \alpha_i y_i` constant along the flow.
 
     :math:`b = \sum_i w_i y_i (1 - (Q\alpha)_i) / \sum_i w_i`.
@@ -81,12 +81,12 @@ def quasi_steady_bias(alpha, K, y, C=None):
     return float(w @ (y * r) / s) if s > 0 else 0.0
 
 
-def growth_rates(alpha, K, y, b):
+def growth_rates(alpha, K, y, b) -> np.ndarray:
     r"""Per-capita growth :math:`g_i = 1 - (Q\alpha)_i - y_i b = 1 - y_i f(x_i)`."""
     return 1.0 - y * (K @ (alpha * y) + b)
 
 
-def lv_rhs(alpha, K, y, C=None, b=None):
+def lv_rhs(alpha, K, y, C=None, b=None) -> np.ndarray:
     r"""Right-hand side :math:`\dot\alpha_i = w_i\, g_i` of eq. 7 (``C=inf``) or eq. 16.
 
     ``b=None`` uses :func:`quasi_steady_bias`.
@@ -97,7 +97,7 @@ def lv_rhs(alpha, K, y, C=None, b=None):
     return capacity_factor(alpha, C) * growth_rates(alpha, K, y, b)
 
 
-def positive_start(y, C=None, scale=0.1):
+def positive_start(y, C=None, scale=0.1) -> np.ndarray:
     r"""A positive start on the constraint :math:`\sum_i\alpha_i y_i = 0`.
 
     :math:`\alpha_i = s / n_{y_i}` with :math:`s` = ``scale`` (times ``C`` for
@@ -125,7 +125,7 @@ class LVSolution:
 
 
 def integrate_lv(K, y, C=None, alpha0=None, t_end=1e4, n_samples=200,
-                 method="LSODA", rtol=1e-9, atol=1e-11):
+                 method="LSODA", rtol=1e-9, atol=1e-11) -> LVSolution:
     r"""Integrate eq. 7 / eq. 16 with :func:`scipy.integrate.solve_ivp`.
 
     Parameters

@@ -32,7 +32,7 @@ from ..smo import smo_dense
 __all__ = ["check_svdd_C", "svdd_objective", "svdd_kkt_gap", "solve_svdd_qp", "svdd_smo"]
 
 
-def check_svdd_C(C, n):
+def check_svdd_C(C, n) -> float:
     """A positive ``C`` with :math:`Cn \\ge 1` (else :math:`\\sum_i\\alpha_i = 1` is infeasible)."""
     C = check_C(C, finite=False)
     if C * n < 1 - 1e-12:
@@ -41,12 +41,12 @@ def check_svdd_C(C, n):
     return C
 
 
-def svdd_objective(alpha, K):
+def svdd_objective(alpha, K) -> float:
     r""":math:`L_D(\alpha) = \sum_i \alpha_i K_{ii} - \alpha^\top K \alpha` (maximised)."""
     return float(alpha @ np.diag(K) - alpha @ K @ alpha)
 
 
-def svdd_kkt_gap(alpha, K, C):
+def svdd_kkt_gap(alpha, K, C) -> float:
     r"""SMO's stopping quantity for the SVDD dual at ``alpha``:
     :math:`\max_{k:\,\alpha_k < C} -G_k - \min_{k:\,\alpha_k > 0} -G_k` with
     :math:`G = 2K\alpha - \operatorname{diag}K` (0 at the optimum)."""
@@ -57,7 +57,7 @@ def svdd_kkt_gap(alpha, K, C):
     return max(0.0, float(minus_G[up].max() - minus_G[low].min()))
 
 
-def solve_svdd_qp(K, C=1.0):
+def solve_svdd_qp(K, C=1.0) -> np.ndarray:
     """Batch SVDD dual with cvxopt (the reference solver). Returns ``alpha``.
 
     ``K`` must be positive semi-definite (:func:`~svmtext.kernels.check_psd`: otherwise
@@ -94,7 +94,7 @@ def solve_svdd_qp(K, C=1.0):
     return alpha
 
 
-def svdd_smo(K, C=1.0, alpha0=None, tol=1e-6, max_iter=100_000):
+def svdd_smo(K, C=1.0, alpha0=None, tol=1e-6, max_iter=100_000) -> np.ndarray:
     r"""SVDD dual by SMO (WSS2 and the two-variable step of every SMO in the package).
 
     Minimises :math:`F = \alpha^\top K\alpha - \sum_i\alpha_i K_{ii}`; with its gradient

@@ -8,6 +8,7 @@ the sphere), and ``predict`` is +1 inside (inlier), -1 outside.
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, OutlierMixin
@@ -107,7 +108,7 @@ class SVDD(_SVDDBase):
         self.degree = degree
         self.coef0 = coef0
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None) -> Self:
         """Solve the SVDD dual on ``K = k(X, X)``; ``y`` is ignored."""
         self._validate_params()
         X = validate_data(self, X, dtype=np.float64)
@@ -156,7 +157,7 @@ class EcoSVDD(SVDD):
         self.tol = tol
         self.invasion_threshold = invasion_threshold
 
-    def fit(self, X, y=None, callback=None):
+    def fit(self, X, y=None, callback=None) -> Self:
         """Stream the rows of ``X``; ``callback(self, t)`` after each point; ``y`` is ignored."""
         self._validate_params()
         X = validate_data(self, X, dtype=np.float64)

@@ -20,7 +20,7 @@ from .svdd_dual import check_svdd_C
 __all__ = ["integrate_svdd_lv"]
 
 
-def integrate_svdd_lv(K, C=1.0, t_end=1e4, n_samples=100, rtol=1e-9, atol=1e-11):
+def integrate_svdd_lv(K, C=1.0, t_end=1e4, n_samples=100, rtol=1e-9, atol=1e-11) -> tuple:
     r"""Integrate the flow from :math:`\alpha_i = 1/n` with the quasi-steady :math:`\lambda`.
 
     :math:`\lambda = \sum_i w_i (K_{ii} - 2(K\alpha)_i)/\sum_i w_i`,

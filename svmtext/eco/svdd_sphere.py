@@ -21,7 +21,7 @@ from ..kkt import FREE, LOWER, UPPER, alpha_status
 __all__ = ["svdd_radius2", "svdd_growth", "fisvdd_new_weight", "center_similarity"]
 
 
-def svdd_radius2(alpha, K, C=1.0):
+def svdd_radius2(alpha, K, C=1.0) -> float:
     r"""Squared radius :math:`R^2 = K_{ss} - 2\sum_j \alpha_j K_{sj} + \alpha^\top K\alpha`
     (eq. 25), averaged over the free support vectors :math:`s`.
 
@@ -39,7 +39,7 @@ def svdd_radius2(alpha, K, C=1.0):
     return float((lo + hi) / 2 if np.isfinite(hi) else lo)
 
 
-def svdd_growth(k, kxx, alpha, K, s):
+def svdd_growth(k, kxx, alpha, K, s) -> np.ndarray:
     r"""Eq. 30: growth of a new point with :math:`\lambda` eliminated via free SV ``s``.
 
     :math:`g = K(x,x) - 2 k^\top\alpha - K_{ss} + 2 (K\alpha)_s`
@@ -49,7 +49,7 @@ def svdd_growth(k, kxx, alpha, K, s):
     return kxx - 2 * k @ alpha - K[s, s] + 2 * K[s] @ alpha
 
 
-def fisvdd_new_weight(K, k, kxx):
+def fisvdd_new_weight(K, k, kxx) -> float:
     r"""FISVDD's test (Jiang et al. 2019): the new point's weight in :math:`A'\beta = e`
     (positive = invades).
 
@@ -62,7 +62,7 @@ def fisvdd_new_weight(K, k, kxx):
     return (1.0 - k @ Ainv_e) / (kxx - k @ Ainv_k)
 
 
-def center_similarity(alpha1, alpha2, K12, K11, K22):
+def center_similarity(alpha1, alpha2, K12, K11, K22) -> float:
     r"""Eq. 31: cosine :math:`S = \langle a_1, a_2\rangle/(\lVert a_1\rVert\lVert a_2\rVert)`
     of two centres :math:`a_k = \sum_i \alpha^{(k)}_i\phi(x^{(k)}_i)`."""
     num = alpha1 @ K12 @ alpha2

@@ -245,7 +245,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
     return results
 
 
-def main(argv=None):
+def main(argv=None) -> None:
     res = run_from_command_line(sys.modules[__name__], argv)
     for ds, by_kernel in res["table"].items():
         for ker, by_m in by_kernel.items():

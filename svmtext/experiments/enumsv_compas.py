@@ -175,7 +175,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
     return results
 
 
-def main(argv=None):
+def main(argv=None) -> None:
     res = run_from_command_line(sys.modules[__name__], argv)
     for r in res["sweep"]:
         ref, ms = r["reference"], r["models"]

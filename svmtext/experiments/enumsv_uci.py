@@ -141,7 +141,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
     return results
 
 
-def main(argv=None):
+def main(argv=None) -> None:
     res = run_from_command_line(sys.modules[__name__], argv)
     for name, r in res.items():
         w, c, e = r["warm"]["models"], r["cold"]["models"], r["eager"]["models"]

@@ -257,7 +257,7 @@ def _figure(res, path):
     plt.close(fig)
 
 
-def main(argv=None):
+def main(argv=None) -> None:
     res = run_from_command_line(sys.modules[__name__], argv)
     print({k: res[k] for k in ("gamma", "C", "performance",
                                "performance_every")})

@@ -159,7 +159,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
     return results
 
 
-def main(argv=None):
+def main(argv=None) -> None:
     res = run_from_command_line(sys.modules[__name__], argv)
     for key, v in sorted(res["rms"].items()):
         print(f"striated {key:10s} rms {v:5.1f}")

@@ -305,7 +305,7 @@ def run_from_partial(folder, config=CONFIG, root=None):
     return _finish(config, tasks, out, root, time.perf_counter())
 
 
-def main(argv=None):
+def main(argv=None) -> None:
     argv = sys.argv[1:] if argv is None else list(argv)
     if "--from-partial" in argv:
         res = run_from_partial(argv[argv.index("--from-partial") + 1])

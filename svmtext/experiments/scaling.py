@@ -441,7 +441,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
     return results
 
 
-def main(argv=None):
+def main(argv=None) -> None:
     res = run_from_command_line(sys.modules[__name__], argv)
     print(f"C = {res['C']}, gamma = {res['gamma']}")
     for row in res["rows"]:

@@ -127,7 +127,7 @@ def run(config=CONFIG, root=None):
     return results
 
 
-def main(argv=None):
+def main(argv=None) -> None:
     res = run_from_command_line(sys.modules[__name__], argv)
     for row in res["rows"]:
         lib = row["libsvm"]
