@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The student edition of the book: every chapter without its exercise solutions.
 
-    python assignments/student_book.py            # sources -> _build/student-src, HTML -> _build/student/_build/html
+    python assignments/student_book.py            # sources -> _build/student-src,
+                                                  # HTML -> _build/student/_build/html
     python assignments/student_book.py --no-execute
     make book-student
 

@@ -17,7 +17,8 @@ solving the :math:`q`-variable subproblem (Osuna, Freund and Girosi 1997; Joachi
     \quad\text{s.t.}\quad y_B^\top\alpha_B = y_B^\top\alpha_B^{\text{old}},\
     0 \le \alpha_B \le C
 
-with cvxopt, written in the step :math:`\delta = \alpha_B - \alpha_B^{\text{old}}`. :math:`B` holds the :math:`q/2`
+with cvxopt, written in the step :math:`\delta = \alpha_B - \alpha_B^{\text{old}}`. :math:`B` holds the
+:math:`q/2`
 largest :math:`-y_kG_k` over :math:`I_{up}` and the :math:`q/2` smallest over
 :math:`I_{low}` (Joachims' rule; for :math:`q = 2` the maximal violating pair, and
 the subproblem's solution is SMO's step). The gradient is updated with the

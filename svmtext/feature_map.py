@@ -1,4 +1,5 @@
-r"""The explicit feature map of the polynomial kernel :math:`(1 + x^\top z)^2` (book: :ref:`sec-practice-kernels`).
+r"""The explicit feature map of the polynomial kernel :math:`(1 + x^\top z)^2`
+(book: :ref:`sec-practice-kernels`).
 
 .. math::
 

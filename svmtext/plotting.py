@@ -20,7 +20,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 __all__ = ["BOOK_RC", "COLUMN_WIDTH_IN", "FULL_WIDTH_IN", "column_subplots", "grid_2d",
-           "loglog_fit", "plot_data", "plot_loglog_fit", "plot_decision_function", "plot_svm", "use_book_style"]
+           "loglog_fit", "plot_data", "plot_loglog_fit", "plot_decision_function", "plot_svm",
+           "use_book_style"]
 
 CLASS_COLORS = ("tab:blue", "tab:red")   # y = -1, y = +1
 

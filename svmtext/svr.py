@@ -241,7 +241,6 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
     def fit(self, X, y):
         """Solve the :math:`2n`-variable dual by SMO and keep the support vectors."""
         X, z = self._validated(X, y)
-        n = len(z)
         if self.kernel == "precomputed":
             base = GramColumns(X)
         else:

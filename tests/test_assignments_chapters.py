@@ -76,7 +76,7 @@ def test_student_notebook_keeps_exercises_and_drops_solutions(chapter, tmp_path)
     assert len(code) == len(all_code) - len(solutions), "a non-solution cell went missing"
     # the macro cell and the chapter's label survive
     assert nb.cells[0].metadata.get("tags") == ["remove-cell"]
-    assert f"(sec-" in text
+    assert "(sec-" in text
 
 
 def test_strip_handles_a_solution_inside_one_cell_and_plain_solutions():

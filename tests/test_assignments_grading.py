@@ -82,7 +82,8 @@ def test_a_class_with_a_hang_a_crash_and_a_syntax_error(smo, tmp_path):
                       + "".join(f"{w}.ipynb,S{k},{w}\n" for k, w in enumerate(changes)))
     path = grading.grade_class("smo", build.autograder_zip(smo), subs, tmp_path / "g.csv",
                                jobs=2, timeout=40, roster=roster, quiet=True)
-    rows = {r["submission"]: r for r in csv.DictReader(open(path))}
+    with open(path) as fh:
+        rows = {r["submission"]: r for r in csv.DictReader(fh)}
     assert set(rows) == {f"{w}.ipynb" for w in changes}
     assert rows["good.ipynb"]["total"] == rows["good.ipynb"]["possible"] == "12"
     assert rows["hang.ipynb"]["status"] == "timed out" and rows["hang.ipynb"]["total"] == "0"
@@ -96,7 +97,7 @@ def test_a_class_with_a_hang_a_crash_and_a_syntax_error(smo, tmp_path):
     text = (feedback / "syntax.txt").read_text()
     assert "first error: code cell" in text and "SyntaxError" in text
     assert "def select_pair(g, y, alpha, C)" in text
-    canvas = list(csv.reader(open(tmp_path / "smo-canvas.csv")))
+    canvas = list(csv.reader((tmp_path / "smo-canvas.csv").read_text().splitlines()))
     assert canvas[0][:3] == ["Student", "ID", "SIS User ID"] and len(canvas) == 2 + len(changes)
-    moodle = list(csv.reader(open(tmp_path / "smo-moodle.csv")))
+    moodle = list(csv.reader((tmp_path / "smo-moodle.csv").read_text().splitlines()))
     assert moodle[0][0] == "ID number" and {r[0] for r in moodle[1:]} == {"S0", "S1", "S2", "S3"}

@@ -8,7 +8,7 @@ from svmtext.kernels import gram
 
 def test_identity_on_random_states():
     rng = np.random.default_rng(0)
-    for trial in range(50):
+    for _ in range(50):
         m, d, C = rng.integers(3, 20), rng.integers(1, 6), rng.uniform(0.5, 5)
         X = rng.normal(size=(m, d))
         y = rng.choice([-1.0, 1.0], m)

@@ -73,7 +73,8 @@ def _start_lab(root: Path, port: int, token: str) -> subprocess.Popen:
         [str(JUPYTER), "lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
          f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={token}",
          "--ServerApp.open_browser=False", "--allow-root",
-         f"--LabApp.workspaces_dir={root / '.workspaces'}", f"--LabApp.user_settings_dir={root / '.settings'}", "--LabApp.news_url=None",
+         f"--LabApp.workspaces_dir={root / '.workspaces'}",
+         f"--LabApp.user_settings_dir={root / '.settings'}", "--LabApp.news_url=None",
          "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
         cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True)
@@ -82,9 +83,9 @@ def _start_lab(root: Path, port: int, token: str) -> subprocess.Popen:
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return proc
-        except OSError:
+        except OSError as exc:
             if proc.poll() is not None:
-                raise RuntimeError("jupyter lab exited:\n" + proc.stdout.read()[-3000:])
+                raise RuntimeError("jupyter lab exited:\n" + proc.stdout.read()[-3000:]) from exc
             time.sleep(1)
     proc.kill()
     raise RuntimeError("jupyter lab did not start in 120 s")
@@ -107,8 +108,8 @@ COUNT_JS = """() => {
           formulas: panel.querySelectorAll('mjx-container').length
                     + panel.querySelectorAll('.katex:not(.katex .katex)').length,
           raw_tex_cells: raw, errors: errors,
-          raw_tex_sample: md.filter(m => /\$\$|\\begin\{|\\frac|\\mathbf/.test(m.innerText)).map(m => m.innerText.slice(0, 200))};
-}"""
+          raw_tex_sample: md.filter(m => /\\$\\$|\\begin\\{|\\frac|\\mathbf/.test(m.innerText)).map(m => m.innerText.slice(0, 200))};
+}"""  # noqa: E501 (JavaScript run in the page)
 
 
 # Cell metadata JupyterLab keeps for its display only (not part of the chapter's content).

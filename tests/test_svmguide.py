@@ -23,7 +23,7 @@ def test_smoke_run(tmp_path):
     n_fine = len(range(-1, 2))
     assert res["n_tasks"] == len(cfg["sets"]) * (len(cfg["log2C"]) * len(cfg["log2gamma"])
                                                  + n_fine ** 2)
-    for name, r in res["sets"].items():
+    for r in res["sets"].values():
         acc = r["coarse"]["cv_accuracy"]
         assert len(acc) == len(cfg["log2C"]) and len(acc[0]) == len(cfg["log2gamma"])
         best = r["coarse"]["best"]

@@ -13,8 +13,8 @@ headless Chromium with the network sealed (as in tools/check_offline_math.py); t
 waits for MathJax, measures at the window width and writes a JSON report into the DOM,
 which ``--dump-dom`` returns. The page fails (exit 1) on any of
 
-text        raw ``$``, ``\\command``, ``{eq}``/``{ref}``/``{numref}``/``{cite}`` or a Markdown table rule ``|---|`` in the
-            visible text outside math and code (e.g. a line of a proof starting with
+text        raw ``$``, ``\\command``, ``{eq}``/``{ref}``/``{numref}``/``{cite}`` or a Markdown table
+            rule ``|---|`` in the visible text outside math and code (e.g. a line of a proof starting with
             ``+ `` or ``- `` that Markdown read as a list item)
 untypeset   math nodes MathJax did not typeset
 math-err    MathJax errors and undefined macros
@@ -255,7 +255,8 @@ def format_result(res: dict, max_items: int = 5, root: Path | None = None) -> st
 
 
 def summary_table(results: list[dict], root: Path | None = None) -> str:
-    short = {c: c.replace("fig-", "f-").replace("cell-error", "cell-err").replace("code-wide", "code-w") for c in CATEGORIES}
+    short = {c: c.replace("fig-", "f-").replace("cell-error", "cell-err").replace("code-wide", "code-w")
+             for c in CATEGORIES}
     names = [_page_name(r["page"], root, bare=True) for r in results]
     w = max([len(n) for n in names] + [4])
     lines = ["page".ljust(w) + " " + " ".join(f"{short[c]:>9}" for c in CATEGORIES) + "  total"]

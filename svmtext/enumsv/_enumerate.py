@@ -1,4 +1,5 @@
-r"""EnumSV: the SVM models of a data set with distinct supports, best first (book: :ref:`sec-enumsv-algorithm`).
+r"""EnumSV: the SVM models of a data set with distinct supports, best first
+(book: :ref:`sec-enumsv-algorithm`).
 
 Lawler's framework (Lawler 1972) as Kanamori et al. (2019) apply it to the SVM dual:
 a max-heap holds triples :math:`(\alpha, I, F)` -- a solution of the constrained
@@ -125,7 +126,7 @@ class _Child:
     """A child, stored as its difference from the parent once solved; before that
     (lazy enumeration) ``W`` is an upper bound on its optimal value."""
 
-    parent: "_Expanded"
+    parent: _Expanded
     position: int           # index in the parent's branching order
     diff_idx: np.ndarray
     diff_val: np.ndarray

@@ -10,8 +10,9 @@ runs every smoke configuration (into a temporary folder).
 """
 from ._cache import StaleCacheError, config_hash, load_cache, write_cache
 
+# module names, as they are added
 EXPERIMENTS: list[str] = ["mnist_eco", "eco_toys", "smo_benchmark", "eco_svdd", "scaling", "svmguide",
-                          "coulomb_table1", "psvm_tables", "psvm_readings", "enumsv_uci", "enumsv_compas", "nested_cv",
-                          "cover_sim"]  # module names, as they are added
+                          "coulomb_table1", "psvm_tables", "psvm_readings", "enumsv_uci",
+                          "enumsv_compas", "nested_cv", "cover_sim"]
 
 __all__ = ["EXPERIMENTS", "StaleCacheError", "config_hash", "load_cache", "write_cache"]

@@ -434,7 +434,8 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
     slopes = {k: _slope(ns, [r[k]["median_time"] for r in rows]) for k in LEARNERS}
     slopes_cpu = {k: _slope(ns, [r[k]["median_cpu"] for r in rows]) for k in LEARNERS}
     results = {"C": hp["C"], "gamma": hp["gamma"], "cv": hp["table"], "rows": rows,
-               "slopes_all_n": slopes, "slopes_cpu_all_n": slopes_cpu, "mnist_4v9": m49, "targets": _targets(rows, m49),
+               "slopes_all_n": slopes, "slopes_cpu_all_n": slopes_cpu, "mnist_4v9": m49,
+               "targets": _targets(rows, m49),
                "cpus": os.cpu_count()}
     write_cache(NAME, config, results, root=root)
     shutil.rmtree(partial_dir(config, root), ignore_errors=True)
@@ -447,7 +448,8 @@ def main(argv=None) -> None:
     for row in res["rows"]:
         lib = row["libsvm"]
         print(f"n={row['n']:6d} libsvm {lib['median_time']:8.2f} s "
-              f"{lib['peak_mb'] or float('nan'):7.1f} MB  SVs {lib['n_support']}  acc {lib['test_accuracy']:.4f}")
+              f"{lib['peak_mb'] or float('nan'):7.1f} MB  SVs {lib['n_support']}  "
+              f"acc {lib['test_accuracy']:.4f}")
         for k in LEARNERS[1:]:
             s = row[k]
             print(f"          {k:12s} {s['median_time']:8.2f} s ({s['time_ratio']:.2f} x, "

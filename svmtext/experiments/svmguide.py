@@ -26,7 +26,7 @@ from __future__ import annotations
 import importlib
 import sys
 import time
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from sklearn.feature_selection import VarianceThreshold
@@ -84,7 +84,7 @@ GUIDE = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _data(name, split):
     return load_svmguide(name, split)
 

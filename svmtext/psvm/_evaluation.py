@@ -30,7 +30,7 @@ DATASETS = ("isolated", "striated", "spirals", "iris", "glass", "vehicle", "segm
 STRIATED = {"n_stripes": 6, "angle": 45.0}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_dataset(name, noise=0.0, data_seed=0, noise_seed=0, striated=None):
     """The data set ``name`` with ``noise`` of its labels changed to another class
     chosen uniformly (seeded); labels as class indices 0..K-1.
