@@ -19,17 +19,27 @@ the C-SVM, whose :math:`E` is LIBSVM's :math:`-W(\alpha)`.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_C, check_dual_problem, check_tol
+from .._validation import check_C, check_dual_problem, check_psd, check_tol
 from ..qp import solve_box_qp
-from .kernels import neutral_min_eigenvalue
+from .kernels import neutral_eigenvalues
 from ..smo import smo_solve
 
 __all__ = ["ChargeSolution", "coulomb_energy", "solve_nu", "solve_battery",
-           "charge_flow", "project_class_charges", "class_potentials", "check_beta"]
+           "charge_flow", "project_class_charges", "class_potentials", "check_beta",
+           "NonConvexWarning", "NEUTRAL_RTOL"]
+
+#: A neutral-subspace eigenvalue below ``-NEUTRAL_RTOL * lambda_max`` makes the energy non-convex.
+NEUTRAL_RTOL = 1e-8
+
+
+class NonConvexWarning(UserWarning):
+    """The energy is not convex on the charges the constraints allow: a solver that
+    still runs (SMO) stops at a stationary point, not necessarily the minimum."""
 
 
 @dataclass
@@ -115,7 +125,15 @@ def solve_nu(P, y, nu):
     C = 1.0 / n
     Q = (y[:, None] * y[None, :]) * P
     A = np.vstack([(y > 0), (y < 0)]).astype(float)
+    # the charge may only move within a class: convexity is needed where both class
+    # totals are fixed (a subspace of the neutral charges)
+    check_psd(Q, NEUTRAL_RTOL, "P (the coefficients of potential)", orthogonal_to=A,
+              needed_by="the nu-SVM's energy (model 2, solved by interior point)")
     sol = solve_box_qp(Q, np.zeros(n), A, [nu / 2, nu / 2], 0.0, C)
+    if sol.status != "optimal":
+        raise ValueError(f"the interior-point solver of the nu-SVM ended with status "
+                         f"{sol.status!r}, not 'optimal': no charges are returned; check "
+                         "that P is finite and well scaled, or try another nu")
     alpha = _snap(sol.x, C)
     phi = P @ (y * alpha)
     # stationarity y_i phi_i + lambda_{y_i} = 0 on connected conductors: the class
@@ -127,7 +145,8 @@ def solve_nu(P, y, nu):
     xi = np.maximum(0.0, rho - y * (phi + b))
     return ChargeSolution(alpha=alpha, b=float(b), energy=coulomb_energy(alpha, P, y), info={
         "C": C, "nu": float(nu), "rho": float(rho), "phi_plus": phi_plus,
-        "phi_minus": phi_minus, "xi": xi, "mu": C - alpha, "status": sol.status})
+        "phi_minus": phi_minus, "xi": xi, "mu": C - alpha, "status": sol.status,
+        "n_iter": sol.iterations})
 
 
 def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo"):
@@ -140,7 +159,10 @@ def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo
         \quad\text{s.t.}\quad \sum_i y_i\alpha_i = 0,\ 0 \le \alpha_i \le C .
 
     ``solver='smo'`` (finite ``C``): :func:`svmtext.smo.smo_solve` with linear term
-    :math:`\beta`, stopping gap ``tol``, at most ``max_iter`` selections.
+    :math:`\beta`, stopping gap ``tol``, at most ``max_iter`` selections. SMO runs also
+    when :math:`P` is indefinite on neutral charges (``info["neutral_min_eigenvalue"]``
+    < 0, a :class:`NonConvexWarning`): its answer is then a stationary point (the KKT
+    conditions hold), not necessarily the minimum (``info["convex"]`` is False).
     ``solver='qp'`` or ``C = inf`` (the :math:`\kappa`-SVM): the interior-point
     :func:`svmtext.qp.solve_box_qp`, whose multiplier of :math:`\sum_iy_i\alpha_i = 0`
     is :math:`b`; it raises ``ValueError`` when :math:`P` is not positive
@@ -153,16 +175,22 @@ def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo
     if solver not in ("smo", "qp"):
         raise ValueError(f"solver must be 'smo' or 'qp'; got {solver!r}")
     if np.isfinite(C) and solver == "smo":
+        ev = neutral_eigenvalues(P)
+        lam = float(ev[0])
+        convex = lam >= -NEUTRAL_RTOL * max(1.0, abs(float(ev[-1])))
+        if not convex:
+            warnings.warn(f"P is indefinite on neutral charges (smallest eigenvalue "
+                          f"{lam:.3g}): SMO returns a stationary point of the energy, not "
+                          "necessarily its minimum", NonConvexWarning, stacklevel=2)
         res = smo_solve(P, y, C, tol=check_tol(tol), p=beta, max_iter=max_iter)
         return ChargeSolution(alpha=res.alpha, b=res.b, energy=res.objective,
                               info={"gap": res.gap, "n_iter": res.n_iter,
-                                    "converged": res.converged, "C": C})
-    lam = neutral_min_eigenvalue(P)
-    if lam < -1e-8 * max(1.0, float(np.abs(P).max())):
-        raise ValueError(f"P is not positive semi-definite on neutral charges (smallest "
-                         f"eigenvalue {lam:.3g}): the energy has no minimum to find; "
-                         "raise kappa or use the p-SVM")
+                                    "converged": res.converged, "C": C,
+                                    "neutral_min_eigenvalue": lam, "convex": bool(convex)})
     Q = (y[:, None] * y[None, :]) * P
+    check_psd(Q, NEUTRAL_RTOL, "P (the coefficients of potential)", orthogonal_to=y,
+              needed_by="the interior-point solve of the energy with batteries (raise "
+              "kappa, use a finite C with SMO, or the p-SVM)")
     sol = solve_box_qp(Q, -beta, y[None, :], [0.0], 0.0, C)
     if sol.status != "optimal":
         raise ValueError("the batteries cannot be balanced by finite charges (the classes "
@@ -170,7 +198,8 @@ def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo
     alpha = _snap(sol.x, C)
     return ChargeSolution(alpha=alpha, b=float(sol.eq_multipliers[0]),
                           energy=coulomb_energy(alpha, P, y, beta),
-                          info={"status": sol.status, "C": C})
+                          info={"status": sol.status, "C": C, "convex": True,
+                                "n_iter": sol.iterations})
 
 
 def project_class_charges(v, y, C, totals, iters=200):

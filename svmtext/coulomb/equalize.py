@@ -39,9 +39,9 @@ def solve_p(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo"):
 
     .. math::
 
-        \min_\alpha \tfrac12\alpha^\top K\alpha - \mu^\top\alpha
+        \min_\alpha \tfrac12\alpha^\top Q\alpha - \mu^\top\alpha
         \quad\text{s.t.}\quad y^\top\alpha = 0,\ 0 \le \alpha_i \le C,
-        \qquad K_{ij} = y_iy_j[P^\top P]_{ij},\ \mu = :func:`mu_coefficients`,
+        \qquad Q_{ij} = y_iy_j[P^\top P]_{ij},\ \mu = :func:`mu_coefficients`,
 
     which is :math:`\tfrac12\lVert Pq + \phi\rVert^2` up to a constant. :math:`P^\top P` is
     positive semi-definite for any symmetric :math:`P`, so SMO
@@ -59,7 +59,7 @@ def solve_p(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo"):
         H = (y[:, None] * y[None, :]) * (P.T @ P)
         sol = solve_box_qp(H, -mu, y[None, :], [0.0], 0.0, C)
         alpha = np.where(sol.x > 1e-6 * C, sol.x, 0.0)
-        info = {"status": sol.status}
+        info = {"status": sol.status, "n_iter": sol.iterations}
     elif solver == "smo":
         res = smo_solve(P.T @ P, y, C, tol=check_tol(tol), p=mu, max_iter=max_iter)
         alpha = res.alpha
@@ -127,7 +127,8 @@ def solve_lp(P, y, beta=1.0):
     alpha = np.where(alpha > 1e-12 * max(1.0, alpha.max()), alpha, 0.0)
     r = P @ (y * alpha) - beta * y
     return ChargeSolution(alpha=alpha, b=-float(np.median(r)), energy=float(res.fun), info={
-        "certificate": lp_certificate(res, c, A_ub, b_ub, A_eq, b_eq), "s": res.x[n:]})
+        "certificate": lp_certificate(res, c, A_ub, b_ub, A_eq, b_eq), "s": res.x[n:],
+        "n_iter": int(res.nit)})
 
 
 def jacobi(P_off, kappa, rhs, *, tol=1e-12, max_iter=100_000):
@@ -188,8 +189,15 @@ def solve_one_equation(P, y, beta=1.0, *, kappa0=None, n_bisect=40, tol=1e-10):
     elif isinstance(kappa0, bool) or not 0 < float(kappa0) < np.inf:
         raise ValueError(f"kappa0 must be a positive number; got {kappa0!r}")
     kappa0 = float(kappa0)
+    cond = float(np.linalg.cond(P_off + kappa0 * np.eye(n)))
+    if not cond < 1e10:
+        raise ValueError(f"P with the diagonal kappa0 = {kappa0:.6g} is singular (condition "
+                         f"number {cond:.3g}): the charges that equalise the potentials are "
+                         "unbounded there (with two training points, for instance, the "
+                         "smallest kappa0 that keeps every charge non-negative is exactly "
+                         "where P becomes singular); pass a larger kappa0")
     spectral = float(np.abs(np.linalg.eigvalsh(P_off)).max())
-    if kappa0 > spectral:
+    if kappa0 > 1.01 * spectral:      # Jacobi converges, and not too slowly
         q, n_iter, _ = jacobi(P_off, kappa0, rhs, tol=tol * max(1.0, beta.max()))
         method = "jacobi"
     else:
@@ -201,15 +209,24 @@ def solve_one_equation(P, y, beta=1.0, *, kappa0=None, n_bisect=40, tol=1e-10):
         "n_iter": n_iter, "residual": residual, "min_alpha": float(alpha.min())})
 
 
-def quick_and_dirty(P, y, beta=1.0, eps=1e-3):
+def quick_and_dirty(P, y, beta=1.0, eps=1e-3, rule="floor"):
     r"""Charges of section 2.4.3: assume every neighbour of :math:`i` holds the same
     charge magnitude, :math:`\alpha_j = \alpha_i`, in :math:`y_i\sum_jy_jP_{ij}\alpha_j =
-    \beta_i`; then :math:`\alpha_i = \beta_i/\mu_i` with :math:`\mu_i = y_i\sum_jy_jP_{ij}`
-    kept :math:`\ge \epsilon` (``eps`` > 0); :math:`b = 0`."""
+    \beta_i`; then :math:`\alpha_i = \beta_i/\mu_i` with :math:`\mu_i = y_i\sum_jy_jP_{ij}`;
+    :math:`b = 0`. The source says "keep :math:`\mu_i \ge \epsilon`", read two ways
+    (``rule``): ``'floor'`` replaces :math:`\mu_i` by :math:`\max(\mu_i, \epsilon)`
+    (a conductor with :math:`\mu_i < \epsilon` gets the charge :math:`\beta_i/\epsilon`);
+    ``'drop'`` leaves it uncharged (:math:`\alpha_i = 0`). ``eps`` > 0."""
     P, y = check_dual_problem(P, y)
     if isinstance(eps, bool) or not (0 < float(eps) < np.inf):
-        raise ValueError(f"eps must be a positive number (the floor of mu_i); got {eps!r}")
+        raise ValueError(f"eps must be a positive number (the bound on mu_i); got {eps!r}")
+    if rule not in ("floor", "drop"):
+        raise ValueError(f"rule must be 'floor' (mu_i -> max(mu_i, eps)) or 'drop' "
+                         f"(alpha_i = 0 where mu_i < eps); got {rule!r}")
     beta = check_beta(beta, len(y))
     mu = y * (P @ y)
-    return ChargeSolution(alpha=beta / np.maximum(mu, eps), b=0.0, energy=float("nan"),
-                          info={"mu": mu, "n_floored": int(np.sum(mu < eps))})
+    low = mu < eps
+    alpha = np.where(low, 0.0, beta / np.where(low, 1.0, mu)) if rule == "drop" \
+        else beta / np.maximum(mu, eps)
+    return ChargeSolution(alpha=alpha, b=0.0, energy=float("nan"),
+                          info={"mu": mu, "n_below_eps": int(np.sum(low)), "rule": rule})

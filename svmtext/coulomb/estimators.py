@@ -38,11 +38,11 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, ClusterMixin
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import KERNEL_CONSTRAINTS, KernelParamsMixin, labels_to_pm1
+from ..base import KERNEL_CONSTRAINTS, BaseSVC, KernelParamsMixin, labels_to_pm1
 from .energy import ChargeSolution, solve_battery, solve_nu
 from .equalize import quick_and_dirty, solve_lp, solve_one_equation, solve_p
 from .kernels import _PhysicsKernel, potential_matrix, scale_self_potential
@@ -77,11 +77,12 @@ class _ConductorMixin(KernelParamsMixin):
         return G
 
 
-class _CoulombClassifier(_ConductorMixin, ClassifierMixin, BaseEstimator):
-    """Shared fit/predict; subclasses implement ``_solve(P, y) -> ChargeSolution``.
+class _CoulombClassifier(_ConductorMixin, BaseSVC):
+    """Shared fit/predict on :class:`svmtext.base.BaseSVC`; subclasses implement
+    ``_solve(X, y) -> ChargeSolution``.
 
-    Attributes (every classifier)
-    -----------------------------
+    Attributes (every classifier, as :class:`~svmtext.base.BaseSVC`)
+    -----------------------------------------------------------------
     classes_ : (2,) array
         ``classes_[1]`` is :math:`y = +1`.
     alpha_ : (n,) array
@@ -94,21 +95,25 @@ class _CoulombClassifier(_ConductorMixin, ClassifierMixin, BaseEstimator):
         Constant potential :math:`b`.
     n_support_ : (2,) int array
         Charged conductors per class.
+    C_ : float
+        The bound on every charge magnitude (:math:`1/N` for the :math:`\\nu`-SVM,
+        ``inf`` where there is none).
+    n_iter_ : int
+        Iterations of the solver (SMO selections, interior-point or simplex
+        iterations, Jacobi sweeps; 0 for charges given in closed form).
     kernel_ : callable
         The kernel with its data-dependent parameters resolved.
     fit_info_ : dict
-        ``energy`` (the minimised objective) and what the solver reports.
+        ``dual_objective`` :math:`= -E`, the negated energy the machine minimises
+        (for :class:`CoulombSVC` with :math:`\\beta = 1` LIBSVM's :math:`W(\\alpha)`;
+        NaN for machines that minimise none), ``energy`` :math:`E`, and what the
+        solver reports.
     """
 
     _parameter_constraints = dict(KERNEL_CONSTRAINTS)
 
-    def _solve(self, P, y):  # pragma: no cover - abstract
+    def _solve(self, X, y):  # pragma: no cover - abstract
         raise NotImplementedError
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
     def fit(self, X, y):
         """Charge the conductors at the training points ``X`` with labels ``y``."""
@@ -116,18 +121,14 @@ class _CoulombClassifier(_ConductorMixin, ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_pm = labels_to_pm1(y)
         sol = self._solve(X, y_pm)
-        alpha = np.asarray(sol.alpha, float)
-        support = np.flatnonzero(alpha > 0)
-        self.alpha_ = alpha
-        self.support_ = support
-        self.support_vectors_ = X[support]
-        self.dual_coef_ = (alpha[support] * y_pm[support])[None, :]
-        self.intercept_ = np.array([float(sol.b)])
-        self.n_support_ = np.array([np.sum(y_pm[support] < 0), np.sum(y_pm[support] > 0)],
-                                   dtype=np.int32)
+        info = dict(sol.info)
+        C = float(info.get("C", np.inf))
+        self._set_solution(X, y_pm, sol.alpha, sol.b, C, info, Kv=np.zeros(len(y_pm)))
         self._conductors = self.support_vectors_
-        self._r2_conductors = self._r2[support]
-        self.fit_info_ = {"energy": sol.energy, **sol.info}
+        self._r2_conductors = self._r2[self.support_]
+        self.n_iter_ = int(info.get("n_iter", 0))
+        self.fit_info_ = {"dual_objective": -float(sol.energy), "energy": float(sol.energy),
+                          **info}
         return self
 
     def decision_function(self, X):
@@ -137,11 +138,6 @@ class _CoulombClassifier(_ConductorMixin, ClassifierMixin, BaseEstimator):
         if len(self.support_) == 0:
             return np.full(len(X), self.intercept_[0])
         return self._cross(X) @ self.dual_coef_[0] + self.intercept_[0]
-
-    def predict(self, X):
-        """``classes_[1]`` where :math:`\\varphi(x) > 0`, else ``classes_[0]``."""
-        f = self.decision_function(X)
-        return self.classes_[(f > 0).astype(int)]
 
 
 class PointChargeClassifier(_CoulombClassifier):
@@ -277,37 +273,43 @@ class LPSVC(_CoulombClassifier):
 
 class OneEquationSVC(_CoulombClassifier):
     r"""The SVM by solving one equation, :math:`Pq = -\phi` with the diagonal
-    :math:`\kappa_0` found by bisection (book: :ref:`sec-coulomb-fast`;
-    :func:`svmtext.coulomb.solve_one_equation`)."""
+    :math:`\kappa_0` found by bisection unless ``kappa0`` is given (book:
+    :ref:`sec-coulomb-fast`; :func:`svmtext.coulomb.solve_one_equation`)."""
 
     _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
                               "beta": _BETA,
+                              "kappa0": [Interval(Real, 0.0, None, closed="neither"), None],
                               "n_bisect": [Interval(Integral, 1, None, closed="left")]}
 
-    def __init__(self, *, beta=1.0, n_bisect=40, kernel="rbf", degree=3, gamma="scale",
-                 coef0=0.0):
-        self.beta, self.n_bisect = beta, n_bisect
+    def __init__(self, *, beta=1.0, kappa0=None, n_bisect=40, kernel="rbf", degree=3,
+                 gamma="scale", coef0=0.0):
+        self.beta, self.kappa0, self.n_bisect = beta, kappa0, n_bisect
         self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
 
     def _solve(self, X, y):
-        return solve_one_equation(self._potentials(X), y, self.beta, n_bisect=self.n_bisect)
+        return solve_one_equation(self._potentials(X), y, self.beta, kappa0=self.kappa0,
+                                  n_bisect=self.n_bisect)
 
 
 class QuickSVC(_CoulombClassifier):
-    r"""The quick-and-dirty charges :math:`\alpha_i = \beta/\max(\mu_i, \epsilon)`
-    (book: :ref:`sec-coulomb-fast`; :func:`svmtext.coulomb.quick_and_dirty`)."""
+    r"""The quick-and-dirty charges :math:`\alpha_i = \beta/\mu_i`, with "keep
+    :math:`\mu_i \ge \epsilon`" read as ``rule='floor'`` (:math:`\max(\mu_i, \epsilon)`)
+    or ``'drop'`` (no charge where :math:`\mu_i < \epsilon`) (book: :ref:`sec-coulomb-fast`;
+    :func:`svmtext.coulomb.quick_and_dirty`)."""
 
     _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
                               "eps": [Interval(Real, 0.0, None, closed="neither")],
+                              "rule": [StrOptions({"floor", "drop"})],
                               "kappa": _KAPPA, "beta": _BETA}
 
-    def __init__(self, *, eps=1e-3, kappa=1.0, beta=1.0, kernel="rbf", degree=3,
-                 gamma="scale", coef0=0.0):
-        self.eps, self.kappa, self.beta = eps, kappa, beta
+    def __init__(self, *, eps=1e-3, rule="floor", kappa=1.0, beta=1.0, kernel="rbf",
+                 degree=3, gamma="scale", coef0=0.0):
+        self.eps, self.rule, self.kappa, self.beta = eps, rule, kappa, beta
         self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
 
     def _solve(self, X, y):
-        return quick_and_dirty(self._potentials(X, self.kappa), y, self.beta, self.eps)
+        return quick_and_dirty(self._potentials(X, self.kappa), y, self.beta, self.eps,
+                               rule=self.rule)
 
 
 class EnergyQuantizer(_ConductorMixin, ClusterMixin, BaseEstimator):

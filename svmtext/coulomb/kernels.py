@@ -4,19 +4,31 @@ r"""Kernels from physics: coefficients of potential of charged conductors
 An isotropic kernel :math:`G(a, b) = g(\lVert a - b\rVert^2)` gives the
 coefficients of potential :math:`P_{ij} = g(\lVert x_i - x_j\rVert^2)` of conductors
 at :math:`x_1, \dots, x_N`; the self-potential of conductor :math:`i` is that of a
-sphere of radius :math:`r_i = \min_{j \ne i}\lVert x_i - x_j\rVert` (its nearest
-neighbour), :math:`P_{ii} = g(r_i^2)`. Inside its sphere the potential of a conductor
-is constant, so the potential at any point :math:`x` due to conductor :math:`j` is
+sphere of radius :math:`a_i`, :math:`P_{ii} = g(a_i^2)`, with
+:math:`r_i = \min_{j \ne i}\lVert x_i - x_j\rVert` the distance to its nearest
+neighbour and
+
+* ``self_potential='nearest'`` (the source's): :math:`a_i = r_i`, a sphere that reaches
+  its neighbour's centre;
+* ``'shell'`` (the book's): :math:`a_i = r_i/2`, spheres that at most touch. For the
+  Coulomb potential :math:`P` is then the energy matrix of uniformly charged shells
+  (shell theorem and mean-value property) and positive definite (for :math:`d \le 2`
+  on neutral charges); book: :ref:`sec-coulomb-shell`;
+* ``'centre'``: :math:`a_i = 0`, :math:`P_{ii} = g(0)` (finite profiles only).
+
+Inside its sphere the potential of a conductor is constant, so the potential at any
+point :math:`x` due to conductor :math:`j` is
 
 .. math::
 
-    G_j(x) = g\bigl(\max(\lVert x - x_j\rVert^2,\ r_j^2)\bigr),
+    G_j(x) = g\bigl(\max(\lVert x - x_j\rVert^2,\ a_j^2)\bigr),
 
 which reproduces :math:`P` on the conductors themselves. Three profiles:
 
 .. math::
 
-    g_{\mathrm{Coulomb}}(z) = z^{1 - d/2}, \qquad
+    g_{\mathrm{Coulomb}}(z) = z^{1 - d/2}\ (d \ge 3),\quad -\tfrac12\ln z\ (d = 2),
+    \quad -\sqrt z\ (d = 1), \qquad
     g_{\mathrm{Plummer}}(z) = (z + \epsilon^2)^{-n/2}, \qquad
     g_{\mathrm{bridge}}(z) = (c - z/2)^{n},\ c \ge c_0 = \tfrac12\max_{i,j}\lVert x_i - x_j\rVert^2 .
 
@@ -42,7 +54,11 @@ from scipy.spatial.distance import pdist, squareform
 from ..kernels import squared_distances
 
 __all__ = ["Coulomb", "Plummer", "Bridge", "nearest_sq_distances", "bridge_c0",
-           "potential_matrix", "scale_self_potential", "neutral_min_eigenvalue"]
+           "potential_matrix", "scale_self_potential", "neutral_min_eigenvalue",
+           "neutral_eigenvalues", "SELF_POTENTIALS"]
+
+#: Self-potential rules: conductor radius r_i (the source's), r_i/2 (touching shells), 0.
+SELF_POTENTIALS = ("nearest", "shell", "centre")
 
 
 def nearest_sq_distances(Y):
@@ -77,16 +93,19 @@ class _PhysicsKernel:
         return self
 
     def _check_self_potential(self):
-        if self.self_potential not in ("nearest", "centre"):
-            raise ValueError("self_potential must be 'nearest' (P_ii = g(r_i^2)) or 'centre' "
-                             f"(P_ii = g(0)); got {self.self_potential!r}")
+        if self.self_potential not in SELF_POTENTIALS:
+            raise ValueError("self_potential must be 'nearest' (P_ii = g(r_i^2)), 'shell' "
+                             "(P_ii = g(r_i^2/4), touching spheres) or 'centre' (P_ii = g(0)); "
+                             f"got {self.self_potential!r}")
 
     def radii2(self, Y):
-        """Squared conductor radii of the rows of ``Y`` (0 for ``self_potential='centre'``)."""
+        """Squared conductor radii :math:`a_j^2` of the rows of ``Y``: :math:`r_j^2`
+        (``'nearest'``), :math:`r_j^2/4` (``'shell'``) or 0 (``'centre'``)."""
         Y = np.asarray(Y, float)
         if self.self_potential == "centre":
             return np.zeros(len(Y))
-        return nearest_sq_distances(Y)
+        r2 = nearest_sq_distances(Y)
+        return r2 / 4 if self.self_potential == "shell" else r2
 
     def matrix(self, X, Y, r2_Y):
         r""":math:`G_{ij} = g(\max(\lVert x_i - y_j\rVert^2, r_j^2))` for given radii of ``Y``."""
@@ -101,12 +120,21 @@ class _PhysicsKernel:
 
 @dataclass(frozen=True)
 class Coulomb(_PhysicsKernel):
-    r"""The Coulomb potential in :math:`d` dimensions, :math:`g(z) = z^{1 - d/2}`.
+    r"""The Coulomb potential of a unit charge in :math:`d` dimensions (the fundamental
+    solution of Laplace's equation, up to a positive factor):
 
-    Only :math:`d \ge 3` decreases with distance (:math:`d = 2` is constant, :math:`d = 1`
-    grows). ``dim=None`` takes :math:`d` = the number of features at :meth:`resolve`.
-    The self-potential must be ``'nearest'`` (:math:`g(0) = \infty`).
-    Book: :ref:`sec-coulomb-kernels`.
+    .. math::
+
+        g(z) = z^{1 - d/2}\ (d \ge 3), \qquad g(z) = -\tfrac12\ln z = -\ln r\ (d = 2),
+        \qquad g(z) = -\sqrt z = -\lvert r\rvert\ (d = 1),
+
+    with :math:`z = r^2`. ``dim=None`` takes :math:`d` = the number of features of the
+    conductors (the rows the kernel is fitted on): the potential is harmonic, and the
+    shell theorem holds, only in the space's own dimension. The self-potential is
+    ``'nearest'`` (the source's, :math:`P_{ii} = g(r_i^2)`) or ``'shell'``
+    (:math:`P_{ii} = g(r_i^2/4)`, touching shells: positive definite, for
+    :math:`d \le 2` on neutral charges); :math:`g(0)` is infinite.
+    Book: :ref:`sec-coulomb-kernels`, :ref:`sec-coulomb-shell`.
     """
 
     dim: int | None = None
@@ -114,16 +142,31 @@ class Coulomb(_PhysicsKernel):
 
     def __post_init__(self):
         self._check_self_potential()
-        if self.self_potential != "nearest":
+        if self.self_potential == "centre":
             raise ValueError("the Coulomb potential is infinite at distance 0: its "
-                             "self_potential must be 'nearest'")
-        if self.dim is not None and not (isinstance(self.dim, Integral) and self.dim >= 1):
-            raise ValueError(f"dim must be a positive integer or None; got {self.dim!r}")
+                             "self_potential must be 'nearest' or 'shell'")
+        if self.dim is not None and (isinstance(self.dim, bool)
+                                     or not (isinstance(self.dim, Integral) and self.dim >= 1)):
+            raise ValueError(f"dim must be a positive integer or None (the number of "
+                             f"features); got {self.dim!r}")
 
     def resolve(self, X):
-        return self if self.dim is not None else replace(self, dim=int(np.shape(X)[1]))
+        if self.dim is not None:
+            return self
+        if np.ndim(X) != 2 or np.shape(X)[1] < 1:
+            raise ValueError("Coulomb(dim=None) takes d from the data, which must be a 2-D "
+                             f"array with at least one feature; got shape {np.shape(X)}")
+        return replace(self, dim=int(np.shape(X)[1]))
 
     def g(self, z):
+        if self.dim is None:
+            raise ValueError("Coulomb(dim=None) has no potential before it is resolved on "
+                             "data; pass dim or call it on the conductors")
+        z = np.asarray(z, float)
+        if self.dim == 1:
+            return -np.sqrt(z)
+        if self.dim == 2:
+            return -0.5 * np.log(z)
         return np.power(z, 1.0 - 0.5 * self.dim)
 
 
@@ -220,6 +263,12 @@ def scale_self_potential(P, kappa):
 def neutral_min_eigenvalue(P):
     r"""Smallest eigenvalue of :math:`P` on neutral charge distributions
     :math:`\{q : \sum_i q_i = 0\}` (the SVM dual only needs :math:`q^\top P q \ge 0` there)."""
+    return float(neutral_eigenvalues(P)[0])
+
+
+def neutral_eigenvalues(P):
+    r"""Eigenvalues (ascending) of :math:`P` restricted to the neutral charge
+    distributions :math:`\{q : \sum_i q_i = 0\}`, an :math:`(N-1)`-dimensional subspace."""
     P = np.asarray(P, float)
     n = len(P)
     # Householder reflection H (H 1 = -sqrt(n) e_1): rows/columns 2..n of H P H are P
@@ -230,4 +279,4 @@ def neutral_min_eigenvalue(P):
     S = (P + P.T) / 2
     Sw = S @ w
     HPH = S - 2 * np.outer(w, Sw) - 2 * np.outer(Sw, w) + 4 * (w @ Sw) * np.outer(w, w)
-    return float(np.linalg.eigvalsh(HPH[1:, 1:])[0])
+    return np.linalg.eigvalsh(HPH[1:, 1:])
