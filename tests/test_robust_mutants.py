@@ -183,3 +183,53 @@ def test_a_multiplier_exactly_one_tolerance_below_C_is_at_C():
     a = np.array([C - tol, C - 2 * tol, tol])
     assert alpha_status(a, C, tol).tolist() == [UPPER, FREE, LOWER]
     assert alpha_status(a, np.full(3, C), tol).tolist() == [UPPER, FREE, LOWER]
+
+
+def _dense_problem(n=16, seed=3, C=1.0):
+    X, y = _blobs(n=n, seed=seed)
+    K = gram(X, kernel="rbf", gamma=0.5)
+    return K, y, np.zeros(n), y.copy()                   # alpha = 0: -yG = y
+
+
+def test_dense_smo_makes_exactly_max_iter_steps_when_stopped_early():
+    K, y, alpha, g = _dense_problem()
+    n_iter, gap = smo_dense(K, y, alpha, g, np.ones(len(y), bool), len(y), 1.0, 1e-12,
+                            max_iter=3)
+    assert n_iter == 3 and gap >= 1e-12
+
+
+def test_dense_smo_stops_only_when_the_gap_is_below_tol():
+    """Stopping rule m - M < tol, strictly: with tol equal to the starting gap (2 at
+    alpha = 0) a step is still made."""
+    K, y, alpha, g = _dense_problem()
+    n_iter, _ = smo_dense(K, y, alpha, g, np.ones(len(y), bool), len(y), 1.0, 2.0)
+    assert n_iter >= 1
+    K, y, alpha, g = _dense_problem()
+    n_iter, _ = smo_dense(K, y, alpha, g, np.ones(len(y), bool), len(y), 1.0, np.nextafter(2.0, 3))
+    assert n_iter == 0
+
+
+def test_dense_smo_picks_the_second_order_pair():
+    """The first pair: i = argmax over I_up of -y G, j = argmin over I_low (b > 0) of
+    -b^2 / a (Fan, Chen and Lin's WSS2), computed here from the definition."""
+    K, y, alpha, g = _dense_problem()
+    n = len(y)
+    i = int(np.argmax(np.where(y > 0, g, -np.inf)))     # at alpha = 0: I_up = {y = +1}
+    b = g[i] - g
+    a = np.maximum(K[i, i] + np.diag(K) - 2 * K[i], 1e-12)
+    j = int(np.argmin(np.where((y < 0) & (b > 0), -b * b / a, np.inf)))  # I_low = {y = -1}
+    pairs = np.zeros((1, 2), dtype=np.int64)
+    smo_dense(K, y, alpha, g, np.ones(n, bool), n, 1.0, 1e-3, pairs=pairs)
+    assert pairs[0].tolist() == [i, j]
+
+
+@pytest.mark.parametrize("alpha", [np.array([0.3, 0.3, 0.0, 1.0]),       # free ones
+                                   np.array([0.0, 1.0, 1.0, 0.0])])      # none free
+def test_compiled_bias_is_the_bias_rule(alpha):
+    from svmtext.kkt import bias_from_gradient
+    from svmtext.smo._core import bias
+
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    g = np.array([0.4, -0.2, 1.3, 0.9])
+    expected = bias_from_gradient(g, alpha, y, 1.0)
+    assert bias(g, alpha, y, np.ones(4, bool), 4, 1.0) == pytest.approx(expected, abs=1e-15)
