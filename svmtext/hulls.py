@@ -39,7 +39,8 @@ import numpy as np
 from ._validation import check_labels
 from .qp import solve_box_qp
 
-__all__ = ["NearestPoints", "nearest_hull_points", "mdm_nearest_points"]
+__all__ = ["NearestPoints", "nearest_hull_points", "mdm_nearest_points", "reduced_hull_extreme",
+           "reduced_hull_vertices"]
 
 
 @dataclass
@@ -144,3 +145,34 @@ def mdm_nearest_points(K, y, mu=1.0, X=None, *, tol=1e-8, max_iter=100_000) -> N
         c, d = lam[y > 0] @ X[y > 0], lam[y < 0] @ X[y < 0]
     return NearestPoints(lam=lam, distance=dist, mu=mu, c=c, d=d, n_iter=it,
                          gap=float(max(gap, 0.0)))
+
+
+def reduced_hull_extreme(P, u, mu=1.0) -> np.ndarray:
+    r"""The point of the reduced convex hull of the rows of ``P`` that minimises
+    :math:`\langle u, p\rangle`.
+
+    The reduced hull is :math:`\{\sum_i\lambda_i p_i : \sum_i\lambda_i = 1,\
+    0 \le \lambda_i \le \mu\}`; a linear function is minimised over it by weight
+    :math:`\mu` on the :math:`\lfloor 1/\mu\rfloor` points of smallest projection and
+    the remainder on the next one (book: :ref:`sec-dual-geometry`). With
+    :math:`\mu = 1` it is the vertex of the convex hull.
+    """
+    P = np.asarray(P, dtype=float)
+    order = np.argsort(P @ np.asarray(u, dtype=float))
+    k = min(int(np.floor(1 / mu + 1e-12)), len(P))
+    lam = np.zeros(len(P))
+    lam[order[:k]] = mu
+    if k < len(P):
+        lam[order[k]] = 1 - k * mu
+    return lam @ P
+
+
+def reduced_hull_vertices(P, mu=1.0, n_dir=720) -> np.ndarray:
+    """Vertices of the reduced convex hull of the 2-D points ``P`` (rows), in order:
+    the extreme points (:func:`reduced_hull_extreme`) over ``n_dir`` directions,
+    closed into a convex polygon (book: :ref:`sec-dual-geometry`)."""
+    from scipy.spatial import ConvexHull
+
+    angles = np.linspace(0, 2 * np.pi, n_dir, endpoint=False)
+    pts = np.array([reduced_hull_extreme(P, (np.cos(a), np.sin(a)), mu) for a in angles])
+    return pts[ConvexHull(pts).vertices]

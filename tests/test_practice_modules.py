@@ -162,3 +162,23 @@ def test_mdm_nearest_points_match_the_qp():
         assert abs(a.distance - b.distance) < 1e-6
     with pytest.raises(ValueError, match="reduced hulls are empty"):
         mdm_nearest_points(linear_kernel(X), y, mu=0.01)
+
+
+def test_reduced_hull_extreme_minimises_over_the_reduced_hull():
+    from scipy.spatial import ConvexHull
+
+    from svmtext.hulls import reduced_hull_extreme, reduced_hull_vertices
+
+    rng = np.random.default_rng(3)
+    P = rng.normal(size=(25, 2))
+    for mu in (1.0, 0.25, 0.162):
+        for u in rng.normal(size=(5, 2)):
+            best = u @ reduced_hull_extreme(P, u, mu)
+            # random feasible weights (sum 1, each <= mu) never do better
+            for _ in range(200):
+                lam = rng.dirichlet(np.ones(len(P)))
+                if lam.max() <= mu:
+                    assert u @ (lam @ P) >= best - 1e-12
+    hull = reduced_hull_vertices(P, 1.0)
+    assert np.allclose(np.sort(hull, axis=0), np.sort(P[ConvexHull(P).vertices], axis=0))
+    assert len(reduced_hull_vertices(P, 0.162)) >= 3
