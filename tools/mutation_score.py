@@ -5,7 +5,7 @@
 Prints, per session and in total, the mutants run, killed (a test failed or timed out),
 survived and incompetent (the mutant could not be imported), and lists each survivor
 (module, line, operator, the line's text). Survivors that tests/MUTATION.md lists as
-equivalent, by ``module:line operator``, are left out of the denominator.
+equivalent, by ``module:line operator #occurrence``, are left out of the denominator.
 """
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ def equivalent() -> set[str]:
     """``module:line operator`` of the survivors MUTATION.md declares equivalent."""
     if not MUTATION_MD.is_file():
         return set()
-    return set(re.findall(r"`(svmtext/\S+:\d+ core/\S+)`\s*\|\s*equivalent", MUTATION_MD.read_text()))
+    return set(re.findall(r"`(svmtext/\S+:\d+ core/\S+ #\d+)`\s*\|\s*equivalent",
+                          MUTATION_MD.read_text()))
 
 
 def main(sessions: list[str]) -> int:
@@ -44,14 +45,14 @@ def main(sessions: list[str]) -> int:
                     counts["killed"] += 1
                 else:
                     m = item.mutations[0]
-                    key = f"{m.module_path}:{m.start_pos[0]} {m.operator_name}"
+                    key = f"{m.module_path}:{m.start_pos[0]} {m.operator_name} #{m.occurrence}"
                     if key in equiv:
                         counts["equivalent"] += 1
                     else:
                         counts["survived"] += 1
                     line = Path(m.module_path).read_text().splitlines()[m.start_pos[0] - 1].strip() \
                         if Path(m.module_path).is_file() else ""
-                    survivors.append(f"  {key}  (occurrence {m.occurrence})  {line}"
+                    survivors.append(f"  {key}  {line}"
                                      + ("  [equivalent]" if key in equiv else ""))
             pending = sum(1 for _ in db.pending_work_items)
         print(f"{session}: {counts['run']} run, {counts['killed']} killed, "
