@@ -46,7 +46,7 @@ def _data():
 
 
 @pytest.mark.parametrize("make", [lambda: KappaSVC(kappa=-1.0), lambda: PSVC(kappa=-0.5),
-                                  lambda: QuickSVC(eps=0.0), lambda: QuickSVC(eps=-1e-3)])
+                                  lambda: QuickSVC(mu_min=0.0), lambda: QuickSVC(mu_min=-1e-3)])
 def test_bad_parameters_raise_value_error(make):
     X, y = _data()
     with pytest.raises(ValueError):
@@ -61,8 +61,8 @@ def test_bad_kernels_and_matrices_raise_value_error():
         Plummer(eps=-1.0)
     with pytest.raises(ValueError, match="kappa"):
         scale_self_potential(np.eye(3), -1.0)
-    with pytest.raises(ValueError, match="eps"):
-        quick_and_dirty(np.eye(40), y, eps=0.0)
+    with pytest.raises(ValueError, match="mu_min"):
+        quick_and_dirty(np.eye(40), y, mu_min=0.0)
     with pytest.raises(ValueError, match="shape"):
         potential_matrix(X, lambda A, B: np.ones((len(A), len(B) + 1)))
     with pytest.raises(ValueError, match="square"):
@@ -91,3 +91,15 @@ def test_keyword_only_parameters_all_constrained():
         params = list(inspect.signature(cls.__init__).parameters.values())[1:]
         assert all(p.kind is p.KEYWORD_ONLY for p in params), cls
         assert set(cls._parameter_constraints) == {p.name for p in params}, cls
+
+
+def test_quick_and_dirty_eps_is_the_deprecated_name_of_mu_min():
+    """epsilon is the regression tube; the bound on mu_i is mu_min (eps still accepted)."""
+    X, y = _data()
+    P = QuickSVC(gamma=2.0).fit(X, y)
+    with pytest.warns(FutureWarning, match="mu_min"):
+        old = QuickSVC(eps=0.5, gamma=2.0).fit(X, y)
+    np.testing.assert_array_equal(old.alpha_, QuickSVC(mu_min=0.5, gamma=2.0).fit(X, y).alpha_)
+    with pytest.warns(FutureWarning, match="mu_min"):
+        quick_and_dirty(np.eye(40) + 1.0, y, eps=0.5)
+    assert P.get_params()["mu_min"] == 1e-3

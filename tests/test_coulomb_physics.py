@@ -96,16 +96,16 @@ def test_quick_and_dirty_two_readings():
     P = potential_matrix(X, "rbf", gamma=2.0)[0]
     mu = y * (P @ y)
     eps = np.sort(mu[mu > 0])[2] + 1e-12       # three positive mu_i below the bound
-    floor = quick_and_dirty(P, y, eps=eps, rule="floor")
-    drop = quick_and_dirty(P, y, eps=eps, rule="drop")
+    floor = quick_and_dirty(P, y, mu_min=eps, rule="floor")
+    drop = quick_and_dirty(P, y, mu_min=eps, rule="drop")
     low = mu < eps
-    assert low.sum() >= 3 and floor.info["n_below_eps"] == low.sum()
+    assert low.sum() >= 3 and floor.info["n_below_mu_min"] == low.sum()
     np.testing.assert_allclose(floor.alpha[low], 1 / eps)
     np.testing.assert_array_equal(drop.alpha[low], 0.0)
     np.testing.assert_allclose(drop.alpha[~low], floor.alpha[~low])
     with pytest.raises(ValueError, match="rule"):
-        quick_and_dirty(P, y, eps=eps, rule="clip")
-    clf = QuickSVC(rule="drop", eps=eps, gamma=2.0).fit(X, y)
+        quick_and_dirty(P, y, mu_min=eps, rule="clip")
+    clf = QuickSVC(rule="drop", mu_min=eps, gamma=2.0).fit(X, y)
     np.testing.assert_array_equal(np.sort(clf.support_), np.flatnonzero(~low))
 
 

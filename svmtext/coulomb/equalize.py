@@ -15,6 +15,8 @@ directly, which needs no positive definite :math:`P`:
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy.optimize import linprog
 
@@ -209,24 +211,30 @@ def solve_one_equation(P, y, beta=1.0, *, kappa0=None, n_bisect=40, tol=1e-10):
         "n_iter": n_iter, "residual": residual, "min_alpha": float(alpha.min())})
 
 
-def quick_and_dirty(P, y, beta=1.0, eps=1e-3, rule="floor"):
+def quick_and_dirty(P, y, beta=1.0, mu_min=1e-3, rule="floor", *, eps=None) -> ChargeSolution:
     r"""Charges of section 2.4.3: assume every neighbour of :math:`i` holds the same
     charge magnitude, :math:`\alpha_j = \alpha_i`, in :math:`y_i\sum_jy_jP_{ij}\alpha_j =
     \beta_i`; then :math:`\alpha_i = \beta_i/\mu_i` with :math:`\mu_i = y_i\sum_jy_jP_{ij}`;
-    :math:`b = 0`. The source says "keep :math:`\mu_i \ge \epsilon`", read two ways
-    (``rule``): ``'floor'`` replaces :math:`\mu_i` by :math:`\max(\mu_i, \epsilon)`
-    (a conductor with :math:`\mu_i < \epsilon` gets the charge :math:`\beta_i/\epsilon`);
-    ``'drop'`` leaves it uncharged (:math:`\alpha_i = 0`). ``eps`` > 0."""
+    :math:`b = 0`. The source says "keep :math:`\mu_i` above a small bound" (its
+    :math:`\epsilon`; here ``mu_min``, since :math:`\varepsilon` is the regression tube), read
+    two ways (``rule``): ``'floor'`` replaces :math:`\mu_i` by :math:`\max(\mu_i, \mu_{\min})`
+    (a conductor with :math:`\mu_i < \mu_{\min}` gets the charge :math:`\beta_i/\mu_{\min}`);
+    ``'drop'`` leaves it uncharged (:math:`\alpha_i = 0`). ``mu_min`` > 0; ``eps`` is its
+    former name (deprecated)."""
+    if eps is not None:
+        warnings.warn("quick_and_dirty(eps=...) is renamed mu_min=...; eps will be removed",
+                      FutureWarning, stacklevel=2)
+        mu_min = eps
     P, y = check_dual_problem(P, y)
-    if isinstance(eps, bool) or not (0 < float(eps) < np.inf):
-        raise ValueError(f"eps must be a positive number (the bound on mu_i); got {eps!r}")
+    if isinstance(mu_min, bool) or not (0 < float(mu_min) < np.inf):
+        raise ValueError(f"mu_min must be a positive number (the bound on mu_i); got {mu_min!r}")
     if rule not in ("floor", "drop"):
-        raise ValueError(f"rule must be 'floor' (mu_i -> max(mu_i, eps)) or 'drop' "
-                         f"(alpha_i = 0 where mu_i < eps); got {rule!r}")
+        raise ValueError(f"rule must be 'floor' (mu_i -> max(mu_i, mu_min)) or 'drop' "
+                         f"(alpha_i = 0 where mu_i < mu_min); got {rule!r}")
     beta = check_beta(beta, len(y))
     mu = y * (P @ y)
-    low = mu < eps
+    low = mu < mu_min
     alpha = np.where(low, 0.0, beta / np.where(low, 1.0, mu)) if rule == "drop" \
-        else beta / np.maximum(mu, eps)
+        else beta / np.maximum(mu, mu_min)
     return ChargeSolution(alpha=alpha, b=0.0, energy=float("nan"),
-                          info={"mu": mu, "n_below_eps": int(np.sum(low)), "rule": rule})
+                          info={"mu": mu, "n_below_mu_min": int(np.sum(low)), "rule": rule})

@@ -35,6 +35,7 @@ electrostatic systems. Technical Report CU-CS-921-01, University of Colorado.
 """
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -293,22 +294,31 @@ class OneEquationSVC(_CoulombClassifier):
 
 class QuickSVC(_CoulombClassifier):
     r"""The quick-and-dirty charges :math:`\alpha_i = \beta/\mu_i`, with "keep
-    :math:`\mu_i \ge \epsilon`" read as ``rule='floor'`` (:math:`\max(\mu_i, \epsilon)`)
-    or ``'drop'`` (no charge where :math:`\mu_i < \epsilon`) (book: :ref:`sec-coulomb-fast`;
-    :func:`svmtext.coulomb.quick_and_dirty`)."""
+    :math:`\mu_i \ge \mu_{\min}`" read as ``rule='floor'`` (:math:`\max(\mu_i, \mu_{\min})`)
+    or ``'drop'`` (no charge where :math:`\mu_i < \mu_{\min}`) (book: :ref:`sec-coulomb-fast`;
+    :func:`svmtext.coulomb.quick_and_dirty`). ``eps`` is the former name of ``mu_min``
+    (deprecated)."""
 
     _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
-                              "eps": [Interval(Real, 0.0, None, closed="neither")],
+                              "mu_min": [Interval(Real, 0.0, None, closed="neither")],
+                              "eps": [Interval(Real, 0.0, None, closed="neither"),
+                                      StrOptions({"deprecated"})],
                               "rule": [StrOptions({"floor", "drop"})],
                               "kappa": _KAPPA, "beta": _BETA}
 
-    def __init__(self, *, eps=1e-3, rule="floor", kappa=1.0, beta=1.0, kernel="rbf",
-                 degree=3, gamma="scale", coef0=0.0):
-        self.eps, self.rule, self.kappa, self.beta = eps, rule, kappa, beta
+    def __init__(self, *, mu_min=1e-3, rule="floor", kappa=1.0, beta=1.0, kernel="rbf",
+                 degree=3, gamma="scale", coef0=0.0, eps="deprecated"):
+        self.mu_min, self.rule, self.kappa, self.beta = mu_min, rule, kappa, beta
         self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+        self.eps = eps
 
     def _solve(self, X, y):
-        return quick_and_dirty(self._potentials(X, self.kappa), y, self.beta, self.eps,
+        mu_min = self.mu_min
+        if self.eps != "deprecated":
+            warnings.warn("QuickSVC(eps=...) is renamed mu_min=...; eps will be removed",
+                          FutureWarning, stacklevel=3)
+            mu_min = self.eps
+        return quick_and_dirty(self._potentials(X, self.kappa), y, self.beta, mu_min,
                                rule=self.rule)
 
 
