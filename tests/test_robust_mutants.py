@@ -233,3 +233,28 @@ def test_compiled_bias_is_the_bias_rule(alpha):
     g = np.array([0.4, -0.2, 1.3, 0.9])
     expected = bias_from_gradient(g, alpha, y, 1.0)
     assert bias(g, alpha, y, np.ones(4, bool), 4, 1.0) == pytest.approx(expected, abs=1e-15)
+
+
+def test_max_up_and_wss2_scan_by_their_definitions():
+    from svmtext.smo._core import max_up, wss2_scan
+
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    movable = np.ones(4, bool)
+    at_C = np.array([UPPER, UPPER, LOWER, LOWER], dtype=np.int8)   # I_up empty
+    assert max_up(np.zeros(4), y, at_C, movable, 4)[0] == -1
+    status = np.array([FREE, FREE, FREE, FREE], dtype=np.int8)     # every k in both sets
+    g = np.array([0.5, 0.2, 0.3, 2.0])           # i = 3; b = g_i - g_k: 1.5, 1.8, 1.7, 0
+    i, g_max = max_up(g, y, status, movable, 4)
+    assert (i, g_max) == (3, 2.0)
+    d = np.ones(4)
+    K_i = np.array([0.9, 0.2, 0.99, 1.0])        # a_ik = 2 - 2 K_ik: 0.2, 1.6, 0.02
+    j, g_min = wss2_scan(i, g_max, g, y, status, movable, d, K_i, 1e-12, 4)
+    b, a = g_max - g[:3], 2 - 2 * K_i[:3]
+    assert j == int(np.argmin(-b * b / a)) == 2 and g_min == 0.2
+    g_small = g * 0.1                            # every b in (0, 1)
+    j, _ = wss2_scan(3, 0.2, g_small, y, status, movable, d, K_i, 1e-12, 4)
+    assert j == 2
+    g_neg = np.array([0.5, 2.9, 0.3, 2.0])       # b = 1.5, -0.9, 1.7: k = 1 is no candidate
+    K_neg = np.array([0.2, 0.99, 0.2, 1.0])      # although its -b^2/a = -40.5 is the smallest
+    j, _ = wss2_scan(3, 2.0, g_neg, y, status, movable, d, K_neg, 1e-12, 4)
+    assert j == 2
