@@ -58,7 +58,7 @@ class ChargeSolution:
         return np.flatnonzero(self.alpha > 0)
 
 
-def check_beta(beta, n):
+def check_beta(beta, n) -> np.ndarray:
     """Battery strengths :math:`\\beta_i \\ge 0` (a number for all, or one per conductor)."""
     b = np.broadcast_to(np.asarray(beta, float), (n,)).copy() if np.ndim(beta) == 0 \
         else np.asarray(beta, float)
@@ -67,7 +67,7 @@ def check_beta(beta, n):
     return b
 
 
-def coulomb_energy(alpha, P, y, beta=0.0):
+def coulomb_energy(alpha, P, y, beta=0.0) -> float:
     r""":math:`E = \tfrac12 q^\top Pq - \beta^\top\alpha`, :math:`q = y\odot\alpha`."""
     P, y = check_dual_problem(P, y)
     q = y * np.asarray(alpha, float)
@@ -102,7 +102,7 @@ def class_potentials(v, alpha, y, C):
     return out[0], out[1]
 
 
-def solve_nu(P, y, nu):
+def solve_nu(P, y, nu) -> ChargeSolution:
     r"""Model 2, the coupled conductors = the :math:`\nu`-SVM (book: :ref:`sec-coulomb-model2`).
 
     .. math::
@@ -149,7 +149,7 @@ def solve_nu(P, y, nu):
         "n_iter": sol.iterations})
 
 
-def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo"):
+def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo") -> ChargeSolution:
     r"""Model 3, conductors with batteries :math:`\phi_i = -\beta_iy_i` = the C-SVM
     for :math:`\beta_i = 1` (book: :ref:`sec-coulomb-model3`).
 

@@ -61,7 +61,7 @@ __all__ = ["Coulomb", "Plummer", "Bridge", "nearest_sq_distances", "bridge_c0",
 SELF_POTENTIALS = ("nearest", "shell", "centre")
 
 
-def nearest_sq_distances(Y):
+def nearest_sq_distances(Y) -> np.ndarray:
     r""":math:`r_j^2 = \min_{k \ne j,\ x_k \ne x_j}\lVert x_j - x_k\rVert^2`, the squared
     radius of conductor :math:`j` (duplicates are skipped; a lone point gets 1)."""
     # differences, not the Gram identity: a point's distance to itself and to its
@@ -74,7 +74,7 @@ def nearest_sq_distances(Y):
     return np.where(np.isfinite(r2), r2, 1.0)
 
 
-def bridge_c0(X):
+def bridge_c0(X) -> float:
     r""":math:`c_0 = \max\{z/2 : z = \lVert x_i - x_j\rVert^2 \text{ or } z = r_i^2\}`
     (the source's definition; the maximum is a pairwise distance)."""
     return 0.5 * float(squared_distances(X).max(initial=0.0))
@@ -158,7 +158,7 @@ class Coulomb(_PhysicsKernel):
                              f"array with at least one feature; got shape {np.shape(X)}")
         return replace(self, dim=int(np.shape(X)[1]))
 
-    def g(self, z):
+    def g(self, z) -> np.ndarray:
         if self.dim is None:
             raise ValueError("Coulomb(dim=None) has no potential before it is resolved on "
                              "data; pass dim or call it on the conductors")
@@ -190,7 +190,7 @@ class Plummer(_PhysicsKernel):
             if isinstance(v, bool) or not isinstance(v, Real) or not 0 < v < np.inf:
                 raise ValueError(f"Plummer's {name} must be a positive number; got {v!r}")
 
-    def g(self, z):
+    def g(self, z) -> np.ndarray:
         return np.power(z + self.eps ** 2, -0.5 * self.n)
 
 
@@ -216,14 +216,14 @@ class Bridge(_PhysicsKernel):
         if not (self.c == "auto" or (isinstance(self.c, Real) and np.isfinite(self.c))):
             raise ValueError(f"the bridge's c must be a finite number or 'auto'; got {self.c!r}")
 
-    def resolve(self, X):
+    def resolve(self, X) -> Bridge:
         return self if self.c != "auto" else replace(self, c=bridge_c0(np.asarray(X, float)))
 
-    def g(self, z):
+    def g(self, z) -> np.ndarray:
         return np.power(self.c - 0.5 * z, self.n)
 
 
-def potential_matrix(X, kernel, *, gamma=1.0, degree=3, coef0=0.0):
+def potential_matrix(X, kernel, *, gamma=1.0, degree=3, coef0=0.0) -> tuple:
     r"""The coefficients of potential :math:`P` of the conductors ``X`` and the resolved kernel.
 
     ``kernel`` is a physics kernel (:class:`Coulomb`, :class:`Plummer`, :class:`Bridge`),
@@ -250,7 +250,7 @@ def potential_matrix(X, kernel, *, gamma=1.0, degree=3, coef0=0.0):
     return P, k, r2
 
 
-def scale_self_potential(P, kappa):
+def scale_self_potential(P, kappa) -> np.ndarray:
     r""":math:`P^{\mathrm{new}}_{ii} = \kappa P_{ii}` (the :math:`\kappa`-SVM), a copy; ``kappa`` >= 0."""
     if isinstance(kappa, bool) or not isinstance(kappa, Real) or not 0 <= kappa < np.inf:
         raise ValueError(f"kappa must be a non-negative number (it scales the "
@@ -260,13 +260,13 @@ def scale_self_potential(P, kappa):
     return P
 
 
-def neutral_min_eigenvalue(P):
+def neutral_min_eigenvalue(P) -> float:
     r"""Smallest eigenvalue of :math:`P` on neutral charge distributions
     :math:`\{q : \sum_i q_i = 0\}` (the SVM dual only needs :math:`q^\top P q \ge 0` there)."""
     return float(neutral_eigenvalues(P)[0])
 
 
-def neutral_eigenvalues(P):
+def neutral_eigenvalues(P) -> np.ndarray:
     r"""Eigenvalues (ascending) of :math:`P` restricted to the neutral charge
     distributions :math:`\{q : \sum_i q_i = 0\}`, an :math:`(N-1)`-dimensional subspace."""
     P = np.asarray(P, float)

@@ -22,7 +22,7 @@ import numpy as np
 __all__ = ["maximize_energy", "project_box_simplex"]
 
 
-def project_box_simplex(v, lower, upper, total=1.0, iters=80):
+def project_box_simplex(v, lower, upper, total=1.0, iters=80) -> np.ndarray:
     r"""Euclidean projection onto :math:`\{\ell \le a_i \le u,\ \sum_i a_i = t\}` (bisection
     on the shift :math:`\tau` of :math:`a = \mathrm{clip}(v - \tau, \ell, u)`)."""
     lo, hi = v.min() - upper, v.max() - lower
@@ -35,7 +35,7 @@ def project_box_simplex(v, lower, upper, total=1.0, iters=80):
     return np.clip(v - 0.5 * (lo + hi), lower, upper)
 
 
-def maximize_energy(P, n_prototypes, eps=1e-4, *, n_steps=2000, eta=None):
+def maximize_energy(P, n_prototypes, eps=1e-4, *, n_steps=2000, eta=None) -> tuple:
     r"""Projected gradient *ascent* of :math:`\tfrac12\alpha^\top P\alpha` from the uniform
     charge; returns ``(alpha, prototype indices, energies)``.
 

@@ -58,7 +58,7 @@ def settle(K, y, alpha, g, live, m, C, tol, tau=1e-12, max_iter=10_000_000):
 
 
 @_jit
-def join(K, y, alpha, g, live, m, rows, y_new, K_new) -> None:
+def join(K, y, alpha, g, live, m, rows, y_new, K_new):
     r"""Invaders join as species ``m, m+1, ...`` at :math:`\alpha = 0`, in place: their
     kernel ``rows`` against the ``m`` stored species become rows and columns of ``K``
     (``K_new`` their own block), and their gradient entries are

@@ -23,7 +23,7 @@ MAX_BRUTE_FORCE_N = 16
 
 
 def brute_force_models(X, y, *, C=1.0, kernel="linear", gamma="scale", degree=3, coef0=0.0,
-                       tol=1e-6, max_n=MAX_BRUTE_FORCE_N):
+                       tol=1e-6, max_n=MAX_BRUTE_FORCE_N) -> list:
     r"""Every distinct model :math:`A(I)`, :math:`I \subseteq [n]`, sorted by :math:`W` descending.
 
     Same parameters as :func:`~svmtext.enumsv.enumerate_models` (``max_n``: the largest

@@ -2,6 +2,7 @@ r"""EnumSVC: a scikit-learn classifier holding the top-:math:`k` SVM models (boo
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import Self
 
 from sklearn.utils._param_validation import Interval
 
@@ -69,7 +70,7 @@ class EnumSVC(BaseSVC):
         self.tol = tol
         self.warm_start = warm_start
 
-    def fit(self, X, y):
+    def fit(self, X, y) -> Self:
         """Enumerate the top-``k`` models and use model ``rank``."""
         X, y_pm, C = self._prepare(X, y)
         if self.rank > self.k:
@@ -81,7 +82,7 @@ class EnumSVC(BaseSVC):
         self._X_fit, self._y_fit = X, y_pm
         return self.select(min(self.rank, len(self.models_)))
 
-    def select(self, rank):
+    def select(self, rank) -> Self:
         """Use the ``rank``-th enumerated model (1-based) for prediction."""
         if not 1 <= rank <= len(self.models_):
             raise ValueError(f"rank must lie in 1..{len(self.models_)} (the models "

@@ -36,7 +36,7 @@ from ..smo import smo_dense
 __all__ = ["Subproblems", "objective_error"]
 
 
-def objective_error(gap, alpha_sum, W):
+def objective_error(gap, alpha_sum, W) -> float:
     r"""Bound on :math:`|W(\alpha) - W(\alpha^*)|` for a solution stopped at ``gap``.
 
     With :math:`g = m(\alpha) - M(\alpha)` the book's bound
@@ -88,16 +88,16 @@ class Subproblems:
         self.use_polish, self.coarse_tol = bool(polish), float(coarse_tol)
 
     # -- state at a solution -------------------------------------------------
-    def gradient(self, alpha):
+    def gradient(self, alpha) -> np.ndarray:
         r""":math:`-y_kG_k = y_k - \sum_j \alpha_j y_j K_{kj}` for every :math:`k`."""
         S = np.flatnonzero(alpha > 0)
         return self.y - self.K[:, S] @ (alpha[S] * self.y[S])
 
-    def objective(self, alpha, g):
+    def objective(self, alpha, g) -> float:
         r""":math:`W(\alpha) = \tfrac12\sum_k \alpha_k (1 + y_k(-y_kG_k))`."""
         return 0.5 * float(alpha.sum() + (alpha * self.y) @ g)
 
-    def bias(self, alpha, g, active):
+    def bias(self, alpha, g, active) -> float:
         """The bias from the points of ``active`` only (:func:`svmtext.kkt.bias_from_gradient`)."""
         return bias_from_gradient(g[active], alpha[active], self.y[active], self.C)
 
@@ -112,14 +112,14 @@ class Subproblems:
         gap = float(gap) if np.isfinite(gap) else 0.0   # -inf: one class, nothing moves
         return alpha, g, max(gap, 0.0)
 
-    def gap(self, alpha, g, active):
+    def gap(self, alpha, g, active) -> float:
         r"""The gap :math:`m(\alpha) - M(\alpha)` over the points of ``active``
         (:func:`svmtext.kkt.bias_interval`; 0 when nothing can move)."""
         m, M = bias_interval(g[active], alpha[active], self.y[active], self.C)
         gap = m - M
         return float(gap) if np.isfinite(gap) and gap > 0 else 0.0
 
-    def polish(self, alpha, active):
+    def polish(self, alpha, active) -> tuple | None:
         r"""The exact optimum, by a few active-set rounds from the split of ``alpha``; or None.
 
         With :math:`U` the multipliers at :math:`C` and :math:`F` the free ones (in
@@ -192,7 +192,7 @@ class Subproblems:
         alpha, g, gap = self._run_smo(alpha, g, active, self.tol)
         return (*self.snap(alpha, g), gap)
 
-    def snap(self, alpha, g, reference=None):
+    def snap(self, alpha, g, reference=None) -> tuple:
         r"""Put multipliers within :math:`10^{-12}C` of a bound on it and update ``g``.
 
         The book's rule for starting points (:func:`svmtext._validation.check_warm_start`),
@@ -208,12 +208,12 @@ class Subproblems:
             g = g - self.K[:, changed] @ ((new[changed] - ref[changed]) * self.y[changed])
         return new, g
 
-    def solve_cold(self, active):
+    def solve_cold(self, active) -> tuple:
         """SMO from :math:`\\alpha = 0` on the points ``active`` (bool mask)."""
         alpha = np.zeros(self.n)
         return self._solve(alpha, self.y.copy(), active)
 
-    def warm_start(self, alpha, g, active, i):
+    def warm_start(self, alpha, g, active, i) -> tuple:
         r"""A feasible start for ``active`` (which excludes ``i``) from the parent's ``alpha``.
 
         :math:`\alpha_i` is set to 0; :math:`y^\top\alpha = 0` is restored by raising
@@ -249,7 +249,7 @@ class Subproblems:
                     break
         return self.snap(alpha, g, reference=parent)
 
-    def solve_warm(self, alpha, g, active, i):
+    def solve_warm(self, alpha, g, active, i) -> tuple:
         """SMO on ``active`` from :meth:`warm_start` of the parent's ``(alpha, g)``."""
         a0, g0 = self.warm_start(alpha, g, active, i)
         return self._solve(a0, g0, active)

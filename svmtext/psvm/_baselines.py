@@ -10,6 +10,7 @@ boosting weights to LIBSVM as Weka does.
 """
 from __future__ import annotations
 
+from typing import Self
 import numpy as np
 from sklearn.svm import SVC
 
@@ -62,7 +63,7 @@ WEKA_DEFAULTS = {
 }
 
 
-def input_scaling(method):
+def input_scaling(method) -> tuple | None:
     """How ``method``'s inputs are scaled: ``None`` (raw, as Weka's LibSVM and trees see
     them), or the interval the training fold's range is mapped to."""
     if method == "mlp":
@@ -80,7 +81,7 @@ class WeightedSVC(SVC):
     weights summing to 1, which would shrink every :math:`C` by a factor n.
     """
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None) -> Self:
         if sample_weight is not None:
             sample_weight = np.asarray(sample_weight, float)
             sample_weight = sample_weight * len(sample_weight) / sample_weight.sum()
@@ -114,7 +115,7 @@ def weka_comparator(method, n_features, n_classes, *, boost_rounds=10, tree_min_
     raise ValueError(f"unknown comparator {method!r}; one of {COMPARATORS + EXTRAS}")
 
 
-def fit_comparator(method, Xtr, ytr, Xte, **options):
+def fit_comparator(method, Xtr, ytr, Xte, **options) -> tuple:
     """Fit ``method`` on a training fold as Weka would and predict the test fold.
 
     Returns ``(predictions, stopped)``: ``stopped`` is True when boosting kept its
@@ -199,7 +200,7 @@ class WekaMLP:
         self.hidden, self.learning_rate, self.momentum = hidden, learning_rate, momentum
         self.epochs, self.seed = epochs, seed
 
-    def fit(self, X, y):
+    def fit(self, X, y) -> Self:
         rng = np.random.default_rng(self.seed)
         self.classes_, yi = np.unique(y, return_inverse=True)
         K, d = len(self.classes_), X.shape[1]
@@ -215,6 +216,6 @@ class WekaMLP:
             float(self.momentum), int(self.epochs))
         return self
 
-    def predict(self, X):
+    def predict(self, X) -> np.ndarray:
         z = 1.0 / (1.0 + np.exp(-(X @ self.V_ + self.bV_)))
         return self.classes_[np.argmax(z @ self.Wo_ + self.bo_, axis=1)]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from numbers import Integral, Real
+from typing import Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -67,7 +68,7 @@ def _split(y, fraction, rng):
 
 
 def train_prototypes(Z, y, n_classes, *, k, p, n_iter, C, weights, exemplar,
-                     validation_fraction, tol, max_iter, rng, shift_rule="nearest"):
+                     validation_fraction, tol, max_iter, rng, shift_rule="nearest") -> tuple:
     r"""TRAIN: grow the ensemble for ``n_iter`` SHIFT steps, keep the best on validation.
 
     ``Z`` (scaled inputs) and ``y`` (class indices) are split into ``D`` and ``V``
@@ -243,7 +244,7 @@ class PrototypeSVC(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # -- training -----------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X, y) -> Self:
         """Train the ensemble (TRAIN, or the sampling variant)."""
         self._validate_params()
         X, y = validate_data(self, X, y)
@@ -323,18 +324,18 @@ class PrototypeSVC(ClassifierMixin, BaseEstimator):
         return ens, info
 
     # -- prediction ---------------------------------------------------------
-    def model_decision_function(self, X):
+    def model_decision_function(self, X) -> np.ndarray:
         r""":math:`f_m(x)` of every model (columns) on every point (rows)."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False)
         return X @ self.coef_.T + self.intercept_
 
-    def votes(self, X):
+    def votes(self, X) -> np.ndarray:
         r"""TEST's class totals :math:`\sum_{m: c_m = c, f_m(x) > 0} v_m(x)`, shape (n, n_classes)."""
         return vote(self.model_decision_function(X), self.model_class_, len(self.classes_),
                     self.vote, self.model_size_)[0]
 
-    def predict(self, X):
+    def predict(self, X) -> np.ndarray:
         """The class with the most votes (ties: the class whose best model is closest to firing)."""
         votes, best = vote(self.model_decision_function(X), self.model_class_,
                            len(self.classes_), self.vote, self.model_size_)

@@ -31,7 +31,7 @@ STRIATED = {"n_stripes": 6, "angle": 45.0}
 
 
 @functools.cache
-def load_dataset(name, noise=0.0, data_seed=0, noise_seed=0, striated=None):
+def load_dataset(name, noise=0.0, data_seed=0, noise_seed=0, striated=None) -> tuple:
     """The data set ``name`` with ``noise`` of its labels changed to another class
     chosen uniformly (seeded); labels as class indices 0..K-1.
 
@@ -64,7 +64,7 @@ def load_dataset(name, noise=0.0, data_seed=0, noise_seed=0, striated=None):
     return np.asarray(X, dtype=float), y
 
 
-def fold_indices(y, n_folds, fold, seed):
+def fold_indices(y, n_folds, fold, seed) -> tuple:
     """Training and test indices of fold ``fold`` of a stratified ``n_folds``-fold split
     shuffled with ``seed`` (Weka's Experimenter: run ``r`` shuffles with seed ``r``)."""
     from sklearn.model_selection import StratifiedKFold
@@ -81,7 +81,7 @@ def fold_indices(y, n_folds, fold, seed):
     raise AssertionError("unreachable")
 
 
-def corrected_t_test(a, b, test_train_ratio, alpha=0.05):
+def corrected_t_test(a, b, test_train_ratio, alpha=0.05) -> tuple:
     r"""Nadeau and Bengio's corrected resampled t-test of paired accuracies.
 
     With differences :math:`d_j = a_j - b_j` over :math:`J` train/test splits, mean
@@ -117,7 +117,7 @@ def _read_source():
     return json.loads((Path(__file__).with_name("source_tables.json")).read_text())
 
 
-def source_tables():
+def source_tables() -> tuple:
     """The source's printed tables: ``(accuracy, sizes, win_lose_tie)``.
 
     ``accuracy[noise][method][dataset]`` is ``(mean, std)`` or ``(mean, std, mark)``

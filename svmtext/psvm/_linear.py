@@ -94,7 +94,7 @@ class LinearSVMs:
         return np.asarray(X, dtype=float) @ self.coef_.T + self.intercept_
 
 
-def fit_linear_svms(X, sets, C=1.0, tol=1e-3, max_iter=100_000, tau=1e-12):
+def fit_linear_svms(X, sets, C=1.0, tol=1e-3, max_iter=100_000, tau=1e-12) -> LinearSVMs:
     r"""Train one soft-margin linear SVM per ``(positives, negatives)`` pair.
 
     Parameters

@@ -36,7 +36,7 @@ __all__ = ["choose_negatives", "shift", "vote", "VOTES", "SHIFT_RULES", "exempla
 VOTES = ("count", "margin", "size")
 
 
-def choose_negatives(X, y, k, D2=None):
+def choose_negatives(X, y, k, D2=None) -> list:
     r"""CHOOSENEGATIVES for every point: the seed negative set of each exemplar.
 
     For exemplar :math:`d_i` let :math:`D_i` be the points of the other classes sorted
@@ -78,7 +78,7 @@ def choose_negatives(X, y, k, D2=None):
     return out
 
 
-def exemplar_positions(X, owner, seeds, n_models, exemplar):
+def exemplar_positions(X, owner, seeds, n_models, exemplar) -> np.ndarray:
     r"""Where each model's exemplar is: its seed point, or the mean of its positive set.
 
     ``owner[j]`` is the model whose positive set holds point ``j`` (-1: none);
@@ -98,7 +98,7 @@ def exemplar_positions(X, owner, seeds, n_models, exemplar):
 SHIFT_RULES = ("nearest", "nearest_other")
 
 
-def shift(X, y, F, model_class, exemplars, negatives, p, rng, owner=None, rule="nearest"):
+def shift(X, y, F, model_class, exemplars, negatives, p, rng, owner=None, rule="nearest") -> tuple:
     r"""SHIFT: reassign positive sets, mine negatives, drop idle models.
 
     Parameters
@@ -168,7 +168,7 @@ def shift(X, y, F, model_class, exemplars, negatives, p, rng, owner=None, rule="
     return owner, keep
 
 
-def vote(F, model_class, n_classes, weights="count", sizes=None):
+def vote(F, model_class, n_classes, weights="count", sizes=None) -> tuple:
     r"""TEST's votes: :math:`V_c(x) = \sum_{m:\, c_m = c,\ f_m(x) > 0} v_m(x)`.
 
     ``weights`` gives :math:`v_m(x)`: ``"count"`` 1, ``"margin"`` :math:`f_m(x)`,
@@ -202,7 +202,7 @@ def vote(F, model_class, n_classes, weights="count", sizes=None):
     return votes, best
 
 
-def predict_from_votes(votes, best):
+def predict_from_votes(votes, best) -> np.ndarray:
     """The winning class index: most votes; ties by ``best``, then the lower index."""
     top = votes == votes.max(axis=1, keepdims=True)
     score = np.where(top, best, -np.inf)

@@ -178,7 +178,7 @@ class ColumnCache:
     nbytes = property(lambda self: int(self.info[NBYTES]))
 
     @property
-    def columns(self):
+    def columns(self) -> list:
         """The cached indices, least recently used first."""
         return [int(c) for c in lru_order(self.lru)]
 
@@ -189,7 +189,7 @@ class ColumnCache:
             col = self.provider.active_columns([i])[:, 0]
         return np.ascontiguousarray(col, dtype=self.dtype)
 
-    def column(self, i):
+    def column(self, i) -> np.ndarray:
         """The column :math:`K_{A, i}` on the active rows (do not modify it)."""
         i = int(i)
         if self.held[i]:
@@ -209,7 +209,7 @@ class ColumnCache:
         store_column(self.store, self.held, self.lru, self.info, int(i),
                      np.ascontiguousarray(col, dtype=self.dtype))
 
-    def restrict(self, keep, rows):
+    def restrict(self, keep, rows) -> None:
         """Shrinking: the active rows become ``rows`` (positions ``keep`` of the old ones).
 
         Partial columns are cut to the new active rows; full columns are kept whole.
@@ -219,7 +219,7 @@ class ColumnCache:
         keep = np.asarray(keep, dtype=np.int64)
         restrict_columns(self.store, self.held, self.lru, self.info, keep, len(keep), self.n)
 
-    def complete_block(self, cols, inactive):
+    def complete_block(self, cols, inactive) -> np.ndarray:
         """``K[inactive, cols]`` for restoring the full problem; completes partial columns.
 
         Full cached columns are read; partial ones (which cover exactly the active
@@ -251,7 +251,7 @@ class ColumnCache:
             out[:, missing] = self.provider.block(inactive, cols[missing])
         return out
 
-    def reset(self):
+    def reset(self) -> None:
         """Unshrinking: all rows become active; partial columns are dropped."""
         self.provider.set_active(None)
         self.rows = None

@@ -47,21 +47,21 @@ class GramColumns:
         self.n_kernel_evals = 0
         self._rows = None
 
-    def diag(self):
+    def diag(self) -> np.ndarray:
         """The diagonal :math:`K_{ii}` (float64)."""
         return np.diag(self.K).astype(np.float64)
 
-    def set_active(self, rows):
+    def set_active(self, rows) -> None:
         """Restrict :meth:`active_columns` to ``rows`` (``None``: all rows)."""
         self._rows = None if rows is None else np.asarray(rows)
 
-    def active_columns(self, cols):
+    def active_columns(self, cols) -> np.ndarray:
         """``K[active, cols]`` as an array of shape ``(n_active, len(cols))``."""
         block = self.K[:, cols] if self._rows is None else self.K[np.ix_(self._rows, cols)]
         self.n_kernel_evals += block.size
         return block
 
-    def block(self, rows, cols):
+    def block(self, rows, cols) -> np.ndarray:
         """``K[rows, cols]`` for index arrays ``rows`` and ``cols``."""
         out = self.K[np.ix_(rows, cols)]
         self.n_kernel_evals += out.size
@@ -144,7 +144,7 @@ class KernelColumns:
         """The diagonal :math:`k(x_i, x_i)` (float64)."""
         return np.asarray(self._diag, dtype=np.float64)
 
-    def set_active(self, rows):
+    def set_active(self, rows) -> None:
         """Keep a contiguous copy of the active rows ``X[rows]`` (``None``: all rows)."""
         self._rows = None if rows is None else np.asarray(rows)
         self._last_rows = None

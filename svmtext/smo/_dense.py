@@ -27,7 +27,7 @@ _NO_PAIRS = np.empty((0, 2), dtype=np.int64)
 
 
 def smo_dense(K, y, alpha, g, active, m, C, tol=1e-3, max_iter=10_000_000, *, tau=1e-12,
-              pairs=None):
+              pairs=None) -> tuple:
     r"""Solve the dual in place on the first ``m`` rows of a dense Gram buffer.
 
     Parameters

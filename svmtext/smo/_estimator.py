@@ -8,6 +8,7 @@ The fitted attributes are those of :class:`svmtext.base.BaseSVC` (``support_``,
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import Self
 
 import numpy as np
 from sklearn.base import clone
@@ -140,7 +141,7 @@ class SMOSVC(BaseSVC):
             return C
         return C * self.class_weight_[(y > 0).astype(int)]
 
-    def fit(self, X, y):
+    def fit(self, X, y) -> Self:
         """Fit by SMO on kernel columns computed on demand (or on the Gram matrix ``X``
         with ``kernel='precomputed'``); with ``probability=True``, then fit Platt's sigmoid
         on 5-fold cross-validated decision values."""
@@ -171,7 +172,7 @@ class SMOSVC(BaseSVC):
             self.probA_, self.probB_ = np.array([A]), np.array([B])
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X) -> np.ndarray:
         """:math:`f(x) = \\sum_{i\\in S} \\alpha_i y_i k(x_i, x) + b`; positive means
         ``classes_[1]``. With ``kernel='precomputed'`` ``X`` holds :math:`k(x, x_i)` for the
         training points :math:`x_i` (one column each)."""
@@ -188,7 +189,7 @@ class SMOSVC(BaseSVC):
         return True
 
     @available_if(_check_proba)
-    def predict_proba(self, X):
+    def predict_proba(self, X) -> np.ndarray:
         r"""Platt's :math:`P(y \mid x)`, columns in the order of ``classes_``."""
         check_is_fitted(self, "probA_")
         p = platt_predict(self.decision_function(X), self.probA_[0], self.probB_[0])

@@ -101,7 +101,7 @@ class SMOResult:
     history: dict | None = field(default=None, repr=False)
 
     @property
-    def support(self):
+    def support(self) -> np.ndarray:
         """Indices with :math:`\\alpha_i > 0`."""
         return np.flatnonzero(self.alpha > 0)
 
@@ -111,7 +111,7 @@ class SMOResult:
         return np.flatnonzero(free_and_bounded(self.alpha, self.C, 0.0)[0])
 
     @property
-    def bounded(self):
+    def bounded(self) -> np.ndarray:
         """Indices with :math:`\\alpha_i = C`."""
         return np.flatnonzero(free_and_bounded(self.alpha, self.C, 0.0)[1])
 

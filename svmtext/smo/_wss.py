@@ -34,7 +34,7 @@ __all__ = ["MaximalViolatingPair", "WSS2", "PlattHeuristics", "make_rule", "RULE
            "extreme_violators"]
 
 
-def extreme_violators(state):
+def extreme_violators(state) -> tuple:
     r"""``(m, i, M, j)``: :math:`m = \max_{I_{up}} -y_kG_k = -y_iG_i`,
     :math:`M = \min_{I_{low}} -y_kG_k = -y_jG_j`."""
     gu = np.where(state.up, state.g, -np.inf)
@@ -48,13 +48,13 @@ class MaximalViolatingPair:
 
     name = "mvp"
 
-    def select(self, state):
+    def select(self, state) -> tuple:
         m, i, M, j = extreme_violators(state)
         if not m - M >= state.tol:
             return m - M, -1, -1
         return m - M, i, j
 
-    def feedback(self, state, i, j, moved):
+    def feedback(self, state, i, j, moved) -> None:
         pass
 
 
@@ -69,7 +69,7 @@ class WSS2:
 
     name = "wss2"
 
-    def select(self, state):
+    def select(self, state) -> tuple:
         core = state.core
         i, m = core.max_up(state.g, state.y, state.status, state.movable, len(state.g))
         if i < 0:
@@ -81,7 +81,7 @@ class WSS2:
             return m - M, -1, -1
         return m - M, i, j
 
-    def feedback(self, state, i, j, moved):
+    def feedback(self, state, i, j, moved) -> None:
         pass
 
 
@@ -113,7 +113,7 @@ class PlattHeuristics:
         self.attempts = 0
         self.restarts = 0
 
-    def select(self, state):
+    def select(self, state) -> tuple:
         m, i, M, j = extreme_violators(state)
         gap = m - M
         if not gap >= state.tol:
@@ -134,7 +134,7 @@ class PlattHeuristics:
                 self.restarts += 1
         return gap, i, j       # no step of Platt's loops moves: take the maximal violating pair
 
-    def feedback(self, state, i, j, moved):
+    def feedback(self, state, i, j, moved) -> None:
         self._moved = bool(moved)
         if moved:
             g, free = state.g, state.up & state.low
@@ -183,7 +183,7 @@ class PlattHeuristics:
 RULES = {"mvp": MaximalViolatingPair, "wss2": WSS2, "platt": PlattHeuristics}
 
 
-def make_rule(selection, random_state=0):
+def make_rule(selection, random_state=0) -> MaximalViolatingPair | PlattHeuristics | WSS2:
     """The working-set rule named ``selection`` ('platt', 'mvp' or 'wss2')."""
     if selection == "platt":
         return PlattHeuristics(random_state)
