@@ -14,7 +14,7 @@ default are scikit-learn's, so ``SVC(kernel='rbf', gamma=g)`` and ours agree.
 from __future__ import annotations
 
 from functools import partial
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -7,7 +7,6 @@ import hashlib
 import http.server
 import os
 import re
-import shutil
 import socket
 import threading
 import urllib.parse
@@ -391,7 +390,7 @@ def test_mnist(split, n, n4, n9):
     assert (y == 4).sum() == n4 and (y == 9).sum() == n9
     X49, y49 = D.load_mnist_4v9(split)
     assert X49.shape == (n4 + n9, 784) and X49.dtype == np.float64
-    assert 0.0 <= X49.min() and X49.max() == 1.0
+    assert X49.min() >= 0.0 and X49.max() == 1.0
     assert (y49 == -1).sum() == n4 and (y49 == 1).sum() == n9
     np.testing.assert_array_equal(X49, X[(y == 4) | (y == 9)] / 255.0)
     np.testing.assert_array_equal(y49, np.where(y[(y == 4) | (y == 9)] == 9, 1, -1))

@@ -11,6 +11,7 @@ sources, e.g. served by ``tools/public_mirror.py``).
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import http.client
@@ -167,10 +168,8 @@ def replace_atomically(target: Path, write) -> None:
         raise DownloadError(unwritable_advice(target.parent, exc)) from exc
     finally:
         if tmp is not None:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
-            except FileNotFoundError:
-                pass
 
 
 def download_file(url: str, target: Path, sha256: str | None = None, *, skip_lines: int = 0,
