@@ -105,8 +105,10 @@ CORETYPES ?= Prescott:pni Sandybridge:avx Haswell:avx2 SkylakeX:avx512f Zen:avx2
 PORTABLE_LOGS := _build/test-portable
 # scikit-learn's estimator checks (API conformance, ~1,700 cases) run once, in make test.
 # The recertification test compares smoke results with those recorded under this machine's
-# default kernels (rtol 1e-9), so it too runs once, in make test.
-PORTABLE_ARGS := -m "not chapters" --ignore=tests/test_fresh_reader.py --ignore=tests/test_recertify.py -k "not sklearn_compatible"
+# default kernels (rtol 1e-9), so it too runs once, in make test, as does the table of
+# inputs (tests/test_robust_inputs.py: input handling, not arithmetic).
+PORTABLE_ARGS := -m "not chapters" --ignore=tests/test_fresh_reader.py --ignore=tests/test_recertify.py \
+    --ignore=tests/test_robust_inputs.py -k "not sklearn_compatible"
 
 test-portable: $(STAMP)
 	@mkdir -p $(PORTABLE_LOGS); status=0; \

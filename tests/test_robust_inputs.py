@@ -314,6 +314,11 @@ def _agrees_with_sklearn_svr(est, X, y):
     """Predictions within ``tol``-sized distance of scikit-learn's ``SVR`` (same problem)."""
     from sklearn.svm import SVR
 
+    if np.abs(X).max() > 1e3:
+        # LIBSVM at tol 1e-8 takes hours on features of scale 1e6 (not a reference
+        # here); SMOSVR's objective on badly scaled features is checked against cvxopt
+        # in tests/test_properties.py
+        return None
     ref = SVR(C=est.C, epsilon=est.epsilon, kernel=est.kernel, gamma=est.gamma,
               tol=1e-8).fit(X, y).predict(X)
     diff = np.max(np.abs(est.predict(X) - ref))
