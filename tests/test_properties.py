@@ -28,6 +28,8 @@ cycles exceeds it).
 """
 from __future__ import annotations
 
+import os
+
 import cvxopt
 import numpy as np
 import pytest
@@ -104,6 +106,13 @@ def _scale(Q, p, C):
     return max(1.0, float(np.abs(p).sum()) * C, float(np.abs(Q).max()) * C * C * len(p))
 
 
+# Some drawn problems (C * max K_ii up to 1e9) take SMO minutes of iterations: the SMO
+# families run on request (SVMTEXT_SLOW_PROPERTIES=1), not in make test.
+SLOW = pytest.mark.skipif(not os.environ.get("SVMTEXT_SLOW_PROPERTIES"),
+                          reason="set SVMTEXT_SLOW_PROPERTIES=1 (minutes of SMO iterations)")
+
+
+@SLOW
 @SETTINGS
 @given(problems(), kernels, Cs)
 def test_smosvc_against_cvxopt(problem, kernel, C):
@@ -133,6 +142,7 @@ def test_qpsvc_against_cvxopt(problem, kernel, C):
     assert abs(est.fit_info_["dual_objective"] + F) <= 1e-6 * _scale(Q, np.ones(len(y)), C)
 
 
+@SLOW
 @SETTINGS
 @given(problems(classes=False), kernels, Cs, st.sampled_from([0.0, 0.1, 1.0]))
 def test_smosvr_against_cvxopt(problem, kernel, C, epsilon):
