@@ -62,7 +62,8 @@ def _site_text() -> dict[Path, str]:
 
 @pytest.mark.skipif(not SITE.is_dir() and not os.environ.get("SVMTEXT_REQUIRE_STUDENT_BOOK"),
                     reason="student edition not built (make book-student)")
-@pytest.mark.xfail(reason="open: fails on a student build left in _build/student; to be checked on a fresh build", strict=False)
+@pytest.mark.xfail(reason="open: fails on a student build left in _build/student",
+                   strict=False)
 def test_student_site_has_no_solution():
     import html
 
