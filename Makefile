@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage mutation bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel test-lab book-student
+.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage mutation bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel test-lab book-student slides
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -40,6 +40,7 @@ help:
 	@echo "make wheel  the svmtext wheel students install (_build/wheel)"
 	@echo "make book-student  the student edition (no exercise solutions) in _build/student/_build/html"
 	@echo "make test-pages  every built page in headless Chromium (after make book)"
+	@echo "make slides  a reveal.js deck per chapter from its tagged cells in _build/slides (offline)"
 	@echo "make clean  remove _build and the vendored MathJax"
 
 $(STAMP): requirements.txt pyproject.toml
@@ -217,6 +218,16 @@ check-zip: $(STAMP)
 # What students install: a svmtext wheel (the package only, no assignment or solution).
 wheel: $(STAMP)
 	$(PY) -c "import sys; sys.path.insert(0, 'assignments'); import make_assignments as m; print(m.build_wheel('_build/wheel'))"
+
+# A slide deck per chapter from the cells tagged slide/subslide/fragment/notes in it
+# (tools/make_slides.py): _build/slides/<chapter>.slides.html beside reveal.js (npm's copy,
+# fetched once) and the vendored MathJax, so the folder works offline. Each chapter is run for
+# its figures (SLIDES_EXECUTE=0: no outputs, seconds); then every deck is checked in headless
+# Chromium (tools/check_slides.py: slides, math, overflow, network).
+slides: $(STAMP) $(MATHJAX)
+	MPLBACKEND=module://matplotlib_inline.backend_inline \
+	    $(PY) tools/make_slides.py $(if $(filter 0,$(SLIDES_EXECUTE)),--no-execute)
+	$(PY) tools/check_slides.py
 
 # Every page of the built book in headless Chromium (after `make book`; needs chromium).
 test-pages: $(STAMP)

@@ -15,7 +15,7 @@ from svmtext.coulomb.energy import NonConvexWarning
 
 ESTIMATORS = [
     PointChargeClassifier(), PointChargeClassifier(charges="density", kernel="linear"),
-    NuCoulombSVC(nu=0.3), CoulombSVC(), CoulombSVC(kernel=Plummer(eps=1.0, n=2)),
+    NuCoulombSVC(nu=0.3), CoulombSVC(), CoulombSVC(kernel=Plummer(softening=1.0, n=2)),
     CoulombSVC(kernel=Coulomb(self_potential="shell")), QuickSVC(rule="drop"),
     KappaSVC(), PSVC(), PSVC(kappa=0.5, kernel=Bridge(n=2)), LPSVC(),
     OneEquationSVC(), QuickSVC(), EnergyQuantizer(),
@@ -55,10 +55,10 @@ def test_bad_parameters_raise_value_error(make):
 
 def test_bad_kernels_and_matrices_raise_value_error():
     X, y = _data()
-    with pytest.raises(ValueError, match="eps"):
-        Plummer(eps=0.0)
-    with pytest.raises(ValueError, match="eps"):
-        Plummer(eps=-1.0)
+    with pytest.raises(ValueError, match="softening"):
+        Plummer(softening=0.0)
+    with pytest.raises(ValueError, match="softening"):
+        Plummer(softening=-1.0)
     with pytest.raises(ValueError, match="kappa"):
         scale_self_potential(np.eye(3), -1.0)
     with pytest.raises(ValueError, match="mu_min"):
@@ -76,7 +76,7 @@ def test_bad_kernels_and_matrices_raise_value_error():
 def test_physics_kernels_work_inside_scikit_learn():
     X, y = _data()
     # kernels whose P is positive definite on neutral charges: one optimum
-    for k in (Plummer(eps=0.5, n=3, self_potential="centre"),
+    for k in (Plummer(softening=0.5, n=3, self_potential="centre"),
               Bridge(n=1, self_potential="centre")):
         ours = CoulombSVC(kernel=k, C=1.0, tol=1e-8).fit(X, y)
         ref = SVC(kernel=k, C=1.0, tol=1e-8).fit(X, y)

@@ -326,9 +326,10 @@ class EnergyQuantizer(_ConductorMixin, ClusterMixin, BaseEstimator):
     r"""Vector quantisation by energy maximisation (book: :ref:`sec-coulomb-vq`).
 
     Maximises :math:`\tfrac12\alpha^\top P\alpha` over :math:`\sum_i\alpha_i = 1`,
-    :math:`\epsilon \le \alpha_i \le C` (:func:`svmtext.coulomb.maximize_energy`);
+    :math:`\alpha_{\min} \le \alpha_i \le C` (:func:`svmtext.coulomb.maximize_energy`);
     the ``n_prototypes`` conductors at the cap :math:`C` are the prototypes; a point
-    belongs to its nearest prototype.
+    belongs to its nearest prototype. ``eps`` is the former name of ``alpha_min``
+    (deprecated).
 
     Attributes
     ----------
@@ -340,12 +341,15 @@ class EnergyQuantizer(_ConductorMixin, ClusterMixin, BaseEstimator):
 
     _parameter_constraints = {**KERNEL_CONSTRAINTS,
                               "n_prototypes": [Interval(Integral, 1, None, closed="left")],
-                              "eps": [Interval(Real, 0.0, None, closed="neither")]}
+                              "alpha_min": [Interval(Real, 0.0, None, closed="neither")],
+                              "eps": [Interval(Real, 0.0, None, closed="neither"),
+                                      StrOptions({"deprecated"})]}
 
-    def __init__(self, *, n_prototypes=3, eps=1e-4, kernel="rbf", degree=3, gamma="scale",
-                 coef0=0.0):
-        self.n_prototypes, self.eps = n_prototypes, eps
+    def __init__(self, *, n_prototypes=3, alpha_min=1e-4, kernel="rbf", degree=3,
+                 gamma="scale", coef0=0.0, eps="deprecated"):
+        self.n_prototypes, self.alpha_min = n_prototypes, alpha_min
         self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
+        self.eps = eps
 
     def fit(self, X, y=None):
         """Find the prototypes among the rows of ``X``."""
@@ -354,9 +358,14 @@ class EnergyQuantizer(_ConductorMixin, ClusterMixin, BaseEstimator):
         if self.n_prototypes >= len(X):
             raise ValueError(f"n_prototypes={self.n_prototypes} must be smaller than "
                              f"n_samples={len(X)}")
-        eps = min(self.eps, 0.5 / len(X))
+        alpha_min = self.alpha_min
+        if self.eps != "deprecated":
+            warnings.warn("EnergyQuantizer(eps=...) is renamed alpha_min=...; eps will be "
+                          "removed", FutureWarning, stacklevel=2)
+            alpha_min = self.eps
+        alpha_min = min(alpha_min, 0.5 / len(X))
         self.alpha_, self.prototype_indices_, _ = maximize_energy(
-            self._potentials(X), self.n_prototypes, eps)
+            self._potentials(X), self.n_prototypes, alpha_min)
         self.cluster_centers_ = X[self.prototype_indices_]
         self.labels_ = self.predict(X)
         return self
