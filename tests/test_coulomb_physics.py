@@ -6,9 +6,10 @@ import warnings
 import numpy as np
 import pytest
 
-from svmtext.coulomb import (PSVC, Coulomb, CoulombSVC, KappaSVC, LPSVC, NuCoulombSVC,
-                             OneEquationSVC, Plummer, QuickSVC, neutral_min_eigenvalue,
-                             potential_matrix, quick_and_dirty, solve_battery, solve_nu)
+from svmtext.coulomb import (PSVC, Coulomb, CoulombSVC, EnergyQuantizer, KappaSVC, LPSVC,
+                             NuCoulombSVC, OneEquationSVC, Plummer, QuickSVC,
+                             maximize_energy, neutral_min_eigenvalue, potential_matrix,
+                             quick_and_dirty, solve_battery, solve_nu)
 from svmtext.coulomb.energy import NonConvexWarning
 
 
@@ -69,7 +70,7 @@ def test_solve_nu_refuses_a_non_convex_energy():
 
 def test_indefinite_c_svm_warns_and_reports_a_stationary_point():
     X, y = _data()
-    P = potential_matrix(X, Plummer(eps=1.0, n=2))[0]
+    P = potential_matrix(X, Plummer(softening=1.0, n=2))[0]
     lam = neutral_min_eigenvalue(P)
     assert lam < 0
     with pytest.warns(NonConvexWarning, match="stationary point"):
@@ -95,18 +96,41 @@ def test_quick_and_dirty_two_readings():
     X, y = _data()
     P = potential_matrix(X, "rbf", gamma=2.0)[0]
     mu = y * (P @ y)
-    eps = np.sort(mu[mu > 0])[2] + 1e-12       # three positive mu_i below the bound
-    floor = quick_and_dirty(P, y, mu_min=eps, rule="floor")
-    drop = quick_and_dirty(P, y, mu_min=eps, rule="drop")
-    low = mu < eps
+    mu_min = np.sort(mu[mu > 0])[2] + 1e-12    # three positive mu_i below the bound
+    floor = quick_and_dirty(P, y, mu_min=mu_min, rule="floor")
+    drop = quick_and_dirty(P, y, mu_min=mu_min, rule="drop")
+    low = mu < mu_min
     assert low.sum() >= 3 and floor.info["n_below_mu_min"] == low.sum()
-    np.testing.assert_allclose(floor.alpha[low], 1 / eps)
+    np.testing.assert_allclose(floor.alpha[low], 1 / mu_min)
     np.testing.assert_array_equal(drop.alpha[low], 0.0)
     np.testing.assert_allclose(drop.alpha[~low], floor.alpha[~low])
     with pytest.raises(ValueError, match="rule"):
-        quick_and_dirty(P, y, mu_min=eps, rule="clip")
-    clf = QuickSVC(rule="drop", mu_min=eps, gamma=2.0).fit(X, y)
+        quick_and_dirty(P, y, mu_min=mu_min, rule="clip")
+    clf = QuickSVC(rule="drop", mu_min=mu_min, gamma=2.0).fit(X, y)
     np.testing.assert_array_equal(np.sort(clf.support_), np.flatnonzero(~low))
+
+
+def test_softening_and_charge_floor_have_their_own_names():
+    """Plummer's softening length is ``softening`` and the quantiser's charge floor is
+    ``alpha_min``; the former name ``eps`` of both still works, with a FutureWarning."""
+    X, _ = _data()
+    new = Plummer(softening=0.7, n=2)
+    with pytest.warns(FutureWarning, match="softening"):
+        old = Plummer(eps=0.7, n=2)
+    assert old == new and new.softening == 0.7
+    np.testing.assert_array_equal(old(X), new(X))
+    P = potential_matrix(X, "rbf", gamma=2.0)[0]
+    a_new, p_new, _ = maximize_energy(P, 3, alpha_min=1e-3)
+    with pytest.warns(FutureWarning, match="alpha_min"):
+        a_old, p_old, _ = maximize_energy(P, 3, eps=1e-3)
+    np.testing.assert_array_equal(a_old, a_new)
+    assert a_new.min() >= 1e-3 - 1e-12       # the floor is the floor
+    with pytest.raises(ValueError, match="alpha_min"):
+        maximize_energy(P, 3, alpha_min=1.0)
+    q_new = EnergyQuantizer(alpha_min=1e-3, gamma=2.0).fit(X)
+    with pytest.warns(FutureWarning, match="alpha_min"):
+        q_old = EnergyQuantizer(eps=1e-3, gamma=2.0).fit(X)
+    np.testing.assert_array_equal(q_old.prototype_indices_, q_new.prototype_indices_)
 
 
 @pytest.mark.parametrize("clf", [CoulombSVC(C=1.0), NuCoulombSVC(nu=0.3), KappaSVC(),

@@ -158,8 +158,8 @@ def solve_one_equation(P, y, beta=1.0, *, kappa0=None, n_bisect=40, tol=1e-10):
     :math:`P = \tilde P + \kappa_0 I` with :math:`\tilde P` the off-diagonal part; the
     charges solve :math:`Pq = -\phi`, i.e. :math:`y_i\varphi_i = \beta_i` on every
     conductor, and :math:`b = 0`. Without ``kappa0``, a ``n_bisect``-step bisection
-    between :math:`0` and :math:`\kappa_{\max} = \rho(1 + \beta_{\max}/\beta_{\min})`,
-    :math:`\rho = \max_i\sum_{j\ne i}|P_{ij}|` (where :math:`\alpha \ge 0` is guaranteed,
+    between :math:`0` and :math:`\kappa_{\max} = \Delta(1 + \beta_{\max}/\beta_{\min})`,
+    :math:`\Delta = \max_i\sum_{j\ne i}|P_{ij}|` (``info["delta"]``; where :math:`\alpha \ge 0` is guaranteed,
     book: :ref:`sec-coulomb-fast`), finds the smallest :math:`\kappa_0` with
     :math:`\alpha \ge 0` it can bracket (each trial a direct solve). The final charges
     come from the Jacobi iteration (:func:`jacobi`) when it converges, i.e. when
@@ -172,14 +172,14 @@ def solve_one_equation(P, y, beta=1.0, *, kappa0=None, n_bisect=40, tol=1e-10):
         raise ValueError("the one-equation SVM needs beta_i > 0")
     n = len(y)
     P_off = P - np.diag(np.diag(P))
-    rho = float(np.abs(P_off).sum(axis=1).max())
+    delta = float(np.abs(P_off).sum(axis=1).max())
     rhs = beta * y
 
     def alpha_at(k0):
         return y * np.linalg.solve(P_off + k0 * np.eye(n), rhs)
 
     if kappa0 is None:
-        lo, hi = 0.0, rho * (1 + beta.max() / beta.min()) + 1e-12
+        lo, hi = 0.0, delta * (1 + beta.max() / beta.min()) + 1e-12
         for _ in range(n_bisect):
             mid = 0.5 * (lo + hi)
             try:
@@ -207,7 +207,7 @@ def solve_one_equation(P, y, beta=1.0, *, kappa0=None, n_bisect=40, tol=1e-10):
     alpha = y * q
     residual = float(np.abs(P_off @ q + kappa0 * q - rhs).max())
     return ChargeSolution(alpha=np.maximum(alpha, 0.0), b=0.0, energy=float("nan"), info={
-        "kappa0": kappa0, "rho": rho, "spectral_radius": spectral, "method": method,
+        "kappa0": kappa0, "delta": delta, "spectral_radius": spectral, "method": method,
         "n_iter": n_iter, "residual": residual, "min_alpha": float(alpha.min())})
 
 

@@ -29,7 +29,7 @@ which reproduces :math:`P` on the conductors themselves. Three profiles:
 
     g_{\mathrm{Coulomb}}(z) = z^{1 - d/2}\ (d \ge 3),\quad -\tfrac12\ln z\ (d = 2),
     \quad -\sqrt z\ (d = 1), \qquad
-    g_{\mathrm{Plummer}}(z) = (z + \epsilon^2)^{-n/2}, \qquad
+    g_{\mathrm{Plummer}}(z) = (z + \ell^2)^{-n/2}, \qquad
     g_{\mathrm{bridge}}(z) = (c - z/2)^{n},\ c \ge c_0 = \tfrac12\max_{i,j}\lVert x_i - x_j\rVert^2 .
 
 Each kernel object is a callable ``k(X, Y=None)`` usable as the ``kernel`` of any
@@ -45,7 +45,8 @@ electrostatic systems. Technical Report CU-CS-921-01, University of Colorado.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import warnings
+from dataclasses import InitVar, dataclass, replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -172,26 +173,33 @@ class Coulomb(_PhysicsKernel):
 
 @dataclass(frozen=True)
 class Plummer(_PhysicsKernel):
-    r"""The Plummer potential :math:`g(z) = (z + \epsilon^2)^{-n/2}`, ``eps`` > 0, ``n`` > 0.
+    r"""The Plummer potential :math:`g(z) = (z + \ell^2)^{-n/2}` with the softening length
+    :math:`\ell` = ``softening`` > 0 and ``n`` > 0.
 
     Completely monotonic in :math:`z`, hence positive definite with the self-potential
-    ``'centre'`` (:math:`P_{ii} = g(0) = \epsilon^{-n}`); the source's ``'nearest'``
-    (:math:`P_{ii} = g(r_i^2)`) lowers the diagonal. Book: :ref:`sec-coulomb-kernels`.
+    ``'centre'`` (:math:`P_{ii} = g(0) = \ell^{-n}`); the source's ``'nearest'``
+    (:math:`P_{ii} = g(r_i^2)`) lowers the diagonal. ``eps`` is the former name of
+    ``softening`` (deprecated: a FutureWarning). Book: :ref:`sec-coulomb-kernels`.
     """
 
-    eps: float = 1.0
+    softening: float = 1.0
     n: float = 1.0
     self_potential: str = "nearest"
+    eps: InitVar[float | None] = None
 
-    def __post_init__(self):
+    def __post_init__(self, eps):
+        if eps is not None:
+            warnings.warn("Plummer(eps=...) is renamed Plummer(softening=...); eps will be "
+                          "removed", FutureWarning, stacklevel=3)
+            object.__setattr__(self, "softening", eps)
         self._check_self_potential()
-        for name in ("eps", "n"):
+        for name in ("softening", "n"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, Real) or not 0 < v < np.inf:
                 raise ValueError(f"Plummer's {name} must be a positive number; got {v!r}")
 
     def g(self, z) -> np.ndarray:
-        return np.power(z + self.eps ** 2, -0.5 * self.n)
+        return np.power(z + self.softening ** 2, -0.5 * self.n)
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,8 @@ kernels (RBF, POL, PLU) on the first :math:`n` points of each of the first
 it is below 200 (heart 170, thyroid 140), and tests on the same test points.
 
 Kernels: RBF :math:`\exp(-\gamma\lVert a-b\rVert^2)`, :math:`\gamma = s/d`; POL
-:math:`(\langle a, b\rangle/d + 1)^{p}`; PLU :math:`(\lVert a-b\rVert^2 + \epsilon^2)^{-n/2}`
-with :math:`\epsilon^2 = s d`, :math:`n = 2` and the source's self-potential
+:math:`(\langle a, b\rangle/d + 1)^{p}`; PLU :math:`(\lVert a-b\rVert^2 + \ell^2)^{-n/2}`
+with the softening length :math:`\ell^2 = s d`, :math:`n = 2` and the source's self-potential
 :math:`P_{ii} = g(r_i^2)`; COU (the book's own column) the Coulomb potential of the
 data's dimension with touching shells, :math:`P_{ii} = g(r_i^2/4)`, divided by the
 mean of its diagonal (a unit of charge).
@@ -164,7 +164,7 @@ def kernel_pair(kernel, params, Xtr, Xte):
         kw = {"degree": params["degree"], "gamma": 1.0 / d, "coef0": 1.0}
         return polynomial_kernel(Xtr, **kw), polynomial_kernel(Xte, Xtr, **kw)
     if kernel == "PLU":
-        k = Plummer(eps=float(np.sqrt(params["s"] * d)), n=params["n"])
+        k = Plummer(softening=float(np.sqrt(params["s"] * d)), n=params["n"])
     else:
         k = Coulomb(dim=d, self_potential="shell")
     r2 = k.radii2(Xtr)
