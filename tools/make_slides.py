@@ -111,11 +111,15 @@ def _bib_labels(bib: Path) -> dict[str, tuple[str, str]]:
 def _targets(book: Path) -> dict[str, dict]:
     """Labels of every chapter: sections -> title, equations -> (chapter, number),
     prf blocks -> their kind and title."""
-    sections, equations, blocks = {}, {}, {}
+    sections, equations, blocks, figures = {}, {}, {}, {}
     for md in sorted(book.glob("*.md")):
         lines = md.read_text(encoding="utf-8").splitlines()
-        n_eq = 0
+        n_eq = n_fig = 0
         for i, line in enumerate(lines):
+            m = re.match(r"^\s*:?name:\s*(fig-\S+)\s*$", line)
+            if m:
+                n_fig += 1
+                figures[m.group(1)] = (md.stem, n_fig)
             m = re.match(r"^\((.+)\)=\s*$", line)
             if m:
                 nxt = next((ln for ln in lines[i + 1:] if ln.strip()), "")
@@ -136,7 +140,9 @@ def _targets(book: Path) -> dict[str, dict]:
                 if k:
                     blocks[m.group(1)] = (PRF_NAMES.get(k.group(1), k.group(1).title()),
                                           k.group(2).strip())
-    return {"sections": sections, "equations": equations, "blocks": blocks}
+                elif re.match(r"^(?:`{3,}|:{3,})\{exercise\}", opener):
+                    blocks[m.group(1)] = ("Exercise", "")
+    return {"sections": sections, "equations": equations, "blocks": blocks, "figures": figures}
 
 
 class Converter:
@@ -168,9 +174,15 @@ class Converter:
 
     def _ref(self, text: str, where: str) -> str:
         m = re.match(r"^(.*?)\s*<([^>]+)>$", text, re.S)
+        t = self.targets
+        if m and "%s" in m.group(1) and m.group(2) in t["figures"]:
+            return m.group(1).replace("%s", str(t["figures"][m.group(2)][1]))
         if m:
             return m.group(1)
-        t = self.targets
+        if text in t["figures"]:
+            ch, n = t["figures"][text]
+            return f"Fig. {n}" + ("" if ch == self.chapter else
+                                  f" of “{self.titles.get(ch, ch)}”")
         if text in t["sections"]:
             return f"“{t['sections'][text]}”"
         if text in t["blocks"]:
