@@ -131,3 +131,26 @@ def test_loose_pass_ends_at_tol(stream):
     assert abs(loose.score(X, y) - pure.score(X, y)) < 0.02
     with pytest.raises(ValueError, match="pass_tol"):
         EcoSVC(pass_tol=0.0).fit(X, y)
+
+
+def test_counts_do_not_depend_on_the_blas_thread_count():
+    # threaded BLAS splits a product differently per thread count (other last bits of
+    # the kernel rows); the invasion tests and re-equilibrations amplify such bits into
+    # other counts unless the fit runs on one BLAS thread (EcoSVC's Notes)
+    from threadpoolctl import threadpool_limits
+
+    from svmtext.datasets import load_mnist_4v9
+    X, y = load_mnist_4v9("train")
+    X, y = X[:400], y[:400]
+    fits = []
+    for threads in (1, 2):
+        with threadpool_limits(threads, user_api="blas"):
+            eco = EcoSVC(C=10.0, gamma=0.02)
+            for chunk in np.array_split(np.arange(len(y)), 4):
+                eco.partial_fit(X[chunk], y[chunk], classes=[-1, 1])
+            fits.append(eco)
+    one, two = fits
+    assert one.n_reequilibration_steps_ == two.n_reequilibration_steps_
+    assert one.n_invasions_ == two.n_invasions_
+    np.testing.assert_array_equal(one.support_, two.support_)
+    np.testing.assert_array_equal(one.alpha_, two.alpha_)

@@ -50,6 +50,7 @@ from ..base import BaseSVC, labels_to_pm1
 from ..kkt import FREE, alpha_status
 from ..qp import solve_dual
 from ..smo import smo_solve
+from ..smo._solver import _one_blas_thread
 from .community import Community, RowPrefetch
 from .invasion import invasion_growth
 
@@ -129,6 +130,15 @@ class EcoSVC(BaseSVC):
         With ``track_discards``: stream indices of discarded points.
     fit_info_ : dict
         ``dual_objective`` :math:`W(\alpha)` of the community and the counts above.
+
+    Notes
+    -----
+    ``fit`` and ``partial_fit`` run on one BLAS thread, as :func:`~svmtext.smo.smo_solve`
+    does. Threaded BLAS splits a matrix product differently for each thread count, which
+    changes the last bits of the kernel rows; the invasion tests (:math:`g > 0`) and the
+    re-equilibrations amplify those bits into other step and invasion counts. On one thread
+    the counts are those of the machine's BLAS kernels alone, whatever the thread count
+    the process was started with.
 
     References
     ----------
@@ -325,8 +335,9 @@ class EcoSVC(BaseSVC):
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y_pm = labels_to_pm1(y)
         self._reset(X, classes)
-        self._stream(X, y_pm, whole=True)
-        return self._publish(X)
+        with _one_blas_thread():                    # the numbers: class docstring
+            self._stream(X, y_pm, whole=True)
+            return self._publish(X)
 
     def partial_fit(self, X, y, classes=None):
         """Continue the stream with the rows of ``X``.
@@ -352,8 +363,9 @@ class EcoSVC(BaseSVC):
             raise ValueError(f"y has labels outside classes "
                              f"{self.classes_.tolist()}")
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
-        self._stream(X, y_pm)
-        return self._publish(X)
+        with _one_blas_thread():
+            self._stream(X, y_pm)
+            return self._publish(X)
 
     def decision_function(self, X):
         check_is_fitted(self, "support_")
