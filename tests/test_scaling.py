@@ -6,6 +6,7 @@ import pytest
 
 from svmtext.experiments import scaling
 from svmtext.experiments._cache import StaleCacheError, load_cache
+from svmtext.experiments._tasks import Interrupted
 
 TINY = dict(scaling.SMOKE_CONFIG, sizes=[200, 400], n_test=300, repeats=2,
             cv={"n": 200, "folds": 2, "seed": 0, "grid": {"gamma": [0.02], "C": [10.0]}},
@@ -47,13 +48,18 @@ def test_smoke_run_measures_every_learner(tmp_path):
 
 def test_interrupted_run_resumes_from_finished_fits(tmp_path):
     cfg = dict(TINY, sizes=[200], repeats=1)
-    with pytest.raises(scaling.Interrupted):
+    with pytest.raises(Interrupted):
         scaling.run(cfg, root=tmp_path, stop_after=5)      # cv + four fits
-    done = sorted(p.name for p in scaling.partial_dir(cfg, tmp_path).glob("*.json"))
-    assert len(done) == 5 and "cv.json" in done
+    done = {json.dumps(t, sort_keys=True): t for t in
+            (json.loads(p.read_text())["task"]
+             for p in scaling.partial_dir(cfg, tmp_path).glob("*.json"))}
+    assert len(done) == 5 and {"kind": "cv"} in done.values()
     # the three MNIST 4 vs 9 fits first, then n = 200 from LIBSVM on
-    assert "4v9-n300-libsvm-r0.json" in done and "n200-libsvm-r0.json" in done
-    first = json.loads((scaling.partial_dir(cfg, tmp_path) / "n200-libsvm-r0.json").read_text())
+    fits = [(t["learner"], t["n"]) for t in done.values() if t["kind"] == "fit"]
+    assert ("libsvm", 300) in fits and ("libsvm", 200) in fits and len(fits) == 4
+    first, = [json.loads(p.read_text())["result"]
+              for p in scaling.partial_dir(cfg, tmp_path).glob("*.json")
+              if json.loads(p.read_text())["task"].get("n") == 200]
     res = scaling.run(cfg, root=tmp_path)
     # the finished fit was reused, not rerun (its wall time is the stored one)
     assert res["rows"][0]["libsvm"]["times"] == [first["seconds"]]

@@ -5,8 +5,8 @@ each a JSON-able dict of keyword arguments of one function. :func:`run_tasks` ru
 the tasks that have no result yet through joblib and writes each result, as soon as
 it arrives, to its own file under ``<root>/.partial/<name>-<config hash>-<code hash>/``
 (atomic rename), so an interrupted run resumes where it stopped: a rerun reads the finished
-results and computes only the rest. When the experiment has written its cache it
-calls :func:`clear_partial`.
+results and computes only the rest. The experiment ends with :func:`finish`: its cache is
+written, then the finished tasks are removed (:func:`clear_partial`).
 
 Backends: joblib's ``'loky'`` (processes, the default), ``'threading'`` and
 ``'sequential'``, and ``'dask'``: the tasks go to a Dask cluster through
@@ -27,10 +27,10 @@ from pathlib import Path
 import joblib
 from tqdm.auto import tqdm
 
-from ._cache import RESULTS, _canonical, config_hash, script_module, write_json_atomic
+from ._cache import RESULTS, _canonical, config_hash, script_module, write_cache, write_json_atomic
 from ._code import code_fingerprint
 
-__all__ = ["run_tasks", "task_key", "partial_dir", "clear_partial", "Interrupted",
+__all__ = ["run_tasks", "task_key", "partial_dir", "clear_partial", "finish", "Interrupted",
            "BACKENDS"]
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
@@ -63,6 +63,20 @@ def clear_partial(name: str, config: dict, root: Path | None = None) -> None:
     shutil.rmtree(folder, ignore_errors=True)
     with contextlib.suppress(OSError):
         folder.parent.rmdir()          # only if no other experiment has partial results
+
+
+def finish(name: str, config: dict, results: dict, root: Path | None = None, *,
+           partial_config: dict | None = None) -> dict:
+    """The end of a task-grid experiment: write its cache, then remove its finished tasks.
+
+    In that order: a run stopped while the cache is written keeps the finished tasks,
+    and its rerun only reads them back. ``partial_config`` is the configuration that
+    keys the finished tasks when it is not ``config`` (:func:`partial_dir`). Returns
+    ``results``.
+    """
+    write_cache(name, config, results, root=root)
+    clear_partial(name, config if partial_config is None else partial_config, root)
+    return results
 
 
 def _check_backend(backend):
@@ -126,8 +140,9 @@ def run_tasks(name: str, config: dict, tasks: list[dict], fn, *, root: Path | No
     desc : str, optional
         Label of the progress bar.
     stop_after : int, optional
-        Raise :class:`Interrupted` once this many new tasks have finished (their results
-        are kept): a run cut off midway, for testing that a rerun resumes.
+        Run at most this many new tasks and raise :class:`Interrupted` if others are left
+        (the finished results are kept): a run cut off midway, for testing that a rerun
+        resumes.
 
     Returns
     -------
@@ -144,7 +159,8 @@ def run_tasks(name: str, config: dict, tasks: list[dict], fn, *, root: Path | No
         if key not in todo and not (folder / f"{key}.json").exists():
             todo[key] = task
     n_done = len(set(keys)) - len(todo)
-    if stop_after is not None:
+    cut = stop_after is not None and stop_after < len(todo)
+    if cut:
         todo = dict(list(todo.items())[:stop_after])
     with tqdm(total=len(set(keys)), initial=n_done, desc=desc or name, unit="task") as bar, \
             _backend(kind, address, -1 if n_jobs is None else n_jobs):
@@ -154,7 +170,7 @@ def run_tasks(name: str, config: dict, tasks: list[dict], fn, *, root: Path | No
                                         for key, task in todo.items()):
                 write_json_atomic(folder / f"{key}.json", {"task": todo[key], "result": result})
                 bar.update()
-    if stop_after is not None and todo:
+    if cut:
         raise Interrupted(f"{name}: stopped after {len(todo)} new tasks "
                           f"(finished results kept in {folder})")
     # every result read back from its JSON file: the same values whether computed

@@ -35,27 +35,26 @@ r"""How the solvers' cost grows with n: LIBSVM, SMO and the EcoSVM pass on MNIST
    images and the chapter's :math:`(C, \gamma)` (:mod:`~svmtext.experiments.mnist_eco`),
    alternating, ``repeats`` times.
 
-Every finished fit is written at once to its own file under
-``<root>/.partial/scaling-<config hash>/``; a rerun reuses them (an interrupted run
-resumes), and they are deleted when the cache is written.
+Every measurement (the cross-validation, each fit) is a task of
+:func:`~svmtext.experiments._tasks.run_tasks`, run one at a time (``'sequential'``)
+and written at once to its own file under ``<root>/.partial/`` (keyed by the
+configuration without ``sizes``, and by the code); a rerun reuses them (an interrupted
+run resumes), and they are deleted when the cache is written.
 Writes ``results/scaling.json``.
 """
 from __future__ import annotations
 
-import json
+import functools
 import os
 import resource
-import shutil
 import sys
 import time
 from multiprocessing import get_context
 
 import numpy as np
 from threadpoolctl import threadpool_limits
-from tqdm.auto import tqdm
 
 from . import _tasks
-from ._cache import write_cache, write_json_atomic
 from ._cli import run_from_command_line
 from ._memory import Meter
 
@@ -244,44 +243,50 @@ def _cross_validate(config):
             "table": table}
 
 
-# -- resumable bookkeeping -------------------------------------------------------------
+# -- resumable bookkeeping: the measurements are tasks of _tasks.run_tasks ------------
+def _resume_config(config) -> dict:
+    """The configuration that keys the finished measurements: all of it but ``sizes``
+    (a fit does not depend on the list of sizes, so a run with more or fewer sizes
+    reuses the fits already measured)."""
+    return {k: v for k, v in config.items() if k != "sizes"}
+
+
 def partial_dir(config, root=None):
-    """Where finished fits are kept until the cache is written. A fit does not depend on
-    the list of sizes, so the folder is keyed by the rest of the configuration (and by
-    the code, :func:`svmtext.experiments._tasks.partial_dir`): a run with more (or
-    fewer) sizes reuses the fits already measured, never those of other code."""
-    rest = {k: v for k, v in config.items() if k != "sizes"}
-    return _tasks.partial_dir(NAME, rest, root)
+    """Where finished measurements are kept until the cache is written
+    (:func:`svmtext.experiments._tasks.partial_dir` of :func:`_resume_config`)."""
+    return _tasks.partial_dir(NAME, _resume_config(config), root)
 
 
-class _Store:
-    """Each finished measurement in its own JSON file (atomic rename): resumable."""
+def measure(config, kind, **task):
+    """One measurement, a task of :func:`~svmtext.experiments._tasks.run_tasks`: the
+    cross-validation (``kind='cv'``) or one timed fit (``kind='fit'``,
+    :func:`fit_one`), in a fresh forked process when ``config['isolate']``."""
+    if kind == "cv":
+        return _cross_validate(config)
+    if config["isolate"]:
+        return _forked(fit_one, config, task)
+    return fit_one(config, task)
+
+
+class _Measurements:
+    """Runs batches of measurements through :func:`~svmtext.experiments._tasks.run_tasks`,
+    one at a time, and counts the new ones against ``stop_after`` (over all batches)."""
 
     def __init__(self, config, root, stop_after=None):
-        self.dir = partial_dir(config, root)
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.config = config
-        self.stop_after, self.new = stop_after, 0
+        self.config, self.root, self.stop_after = config, root, stop_after
+        self.resume = _resume_config(config)
+        self.new = 0
 
-    def get(self, key, compute):
-        path = self.dir / f"{key}.json"
-        if path.exists():
-            return json.loads(path.read_text())
-        if self.stop_after is not None and self.new >= self.stop_after:
-            raise Interrupted(f"stopped after {self.new} new measurements")
-        value = compute()
-        write_json_atomic(path, value)
-        self.new += 1
-        return value
-
-    def fit(self, key, task):
-        if not self.config["isolate"]:
-            return self.get(key, lambda: fit_one(self.config, task))
-        return self.get(key, lambda: _forked(fit_one, self.config, task))
-
-
-class Interrupted(RuntimeError):
-    """Raised by :func:`run` after ``stop_after`` new measurements (to test resuming)."""
+    def run(self, tasks, desc):
+        left = None if self.stop_after is None else self.stop_after - self.new
+        folder = _tasks.partial_dir(NAME, self.resume, self.root)
+        before = len(list(folder.glob("*.json")))
+        try:
+            return _tasks.run_tasks(NAME, self.resume, tasks,
+                                    functools.partial(measure, self.config), root=self.root,
+                                    backend="sequential", n_jobs=1, desc=desc, stop_after=left)
+        finally:
+            self.new += len(list(folder.glob("*.json"))) - before
 
 
 def _child(conn, fn, args):
@@ -319,21 +324,17 @@ def _slope(ns, ts):
     return float(np.polyfit(np.log(ns), np.log(ts), 1)[0])
 
 
-def _measure_size(store, n, hp, config, bar):
+def _measure_size(measurements, n, hp, config):
     """The five learners at size n: alternating repeats while a fit takes under a minute."""
     runs = {k: [] for k in LEARNERS}
     for r in range(config["repeats"]):
         order = LEARNERS if r % 2 == 0 else LEARNERS[::-1]
-        for learner in order:
-            task = {"learner": learner, "n": n, "C": hp["C"], "gamma": hp["gamma"],
-                    "summary": r == 0}
-            bar.set_postfix_str(f"n={n} {learner} run {r + 1}")
-            out = store.fit(f"n{n}-{learner}-r{r}", task)
+        tasks = [{"kind": "fit", "learner": learner, "n": n, "C": hp["C"],
+                  "gamma": hp["gamma"], "summary": r == 0, "repeat": r} for learner in order]
+        for learner, out in zip(order, measurements.run(tasks, f"scaling n={n} run {r + 1}")):
             runs[learner].append(out)
-            bar.update(1)
         if max(o["seconds"] for o in (runs[k][-1] for k in LEARNERS)) \
                 >= config["repeat_below_seconds"]:
-            bar.update(len(LEARNERS) * (config["repeats"] - r - 1))
             break
     row = {"n": n, **{learner: _aggregate(runs[learner]) for learner in LEARNERS}}
     for learner in LEARNERS[1:]:
@@ -361,18 +362,18 @@ def _compare(s, ref):
     s["accuracy_gap_pp"] = 100 * (ref["test_accuracy"] - s["test_accuracy"])
 
 
-def _measure_4v9(store, config, bar):
+def _measure_4v9(measurements, config):
     cfg = config["mnist_4v9"]
     n = cfg["n_train"] or len(_four_nine("train")[1])
     learners = ("libsvm",) + ECO
     runs = {k: [] for k in learners}
     for r in range(cfg["repeats"]):
-        for learner in (learners if r % 2 == 0 else learners[::-1]):
-            task = {"learner": learner, "n": n, "C": cfg["C"], "gamma": cfg["gamma"],
-                    "summary": r == 0, "dataset": "4v9"}
-            bar.set_postfix_str(f"4 vs 9 {learner} run {r + 1}")
-            runs[learner].append(store.fit(f"4v9-n{n}-{learner}-r{r}", task))
-            bar.update(1)
+        order = learners if r % 2 == 0 else learners[::-1]
+        tasks = [{"kind": "fit", "learner": learner, "n": n, "C": cfg["C"],
+                  "gamma": cfg["gamma"], "summary": r == 0, "dataset": "4v9", "repeat": r}
+                 for learner in order]
+        for learner, out in zip(order, measurements.run(tasks, f"scaling 4 vs 9 run {r + 1}")):
+            runs[learner].append(out)
     out = {"n": n, "C": cfg["C"], "gamma": cfg["gamma"],
            "batch": _aggregate(runs["libsvm"]), **{k: _aggregate(runs[k]) for k in ECO}}
     for key in ECO:
@@ -413,23 +414,21 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
     """Run the scaling benchmark (resuming from finished fits); write ``scaling.json``.
 
     ``backend`` and ``n_jobs`` are accepted for the common command line and ignored:
-    timed fits run one at a time. ``stop_after=k`` raises :class:`Interrupted` after
-    ``k`` new measurements (their results are kept for the rerun).
+    timed fits run one at a time. ``stop_after=k`` raises
+    :class:`~svmtext.experiments._tasks.Interrupted` after ``k`` new measurements (their
+    results are kept for the rerun).
     """
-    total = (len(config["sizes"]) * len(LEARNERS) * config["repeats"]
-             + (1 + len(ECO)) * config["mnist_4v9"]["repeats"])
-    store = _Store(config, root, stop_after)
+    measurements = _Measurements(config, root, stop_after)
     rows = []
     # one limit for the whole run, inherited by every forked fit (fit_one)
     with threadpool_limits(config["blas_threads"]):
-        hp = store.get("cv", lambda: _cross_validate(config))
+        hp, = measurements.run([{"kind": "cv"}], "scaling: cross-validation")
         _warm_up(config, hp["C"], hp["gamma"])
         _even_odd("test", config["n_test"])       # loaded once, shared by the forked fits
         _four_nine("train"), _four_nine("test")
-        with tqdm(total=total, desc="scaling: fits", unit="fit") as bar:
-            m49 = _measure_4v9(store, config, bar)
-            for n in config["sizes"]:
-                rows.append(_measure_size(store, n, hp, config, bar))
+        m49 = _measure_4v9(measurements, config)
+        for n in config["sizes"]:
+            rows.append(_measure_size(measurements, n, hp, config))
     ns = [r["n"] for r in rows]
     slopes = {k: _slope(ns, [r[k]["median_time"] for r in rows]) for k in LEARNERS}
     slopes_cpu = {k: _slope(ns, [r[k]["median_cpu"] for r in rows]) for k in LEARNERS}
@@ -437,9 +436,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
                "slopes_all_n": slopes, "slopes_cpu_all_n": slopes_cpu, "mnist_4v9": m49,
                "targets": _targets(rows, m49),
                "cpus": os.cpu_count()}
-    write_cache(NAME, config, results, root=root)
-    shutil.rmtree(partial_dir(config, root), ignore_errors=True)
-    return results
+    return _tasks.finish(NAME, config, results, root, partial_config=_resume_config(config))
 
 
 def main(argv=None) -> None:
