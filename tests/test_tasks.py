@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from svmtext.experiments._tasks import (Interrupted, clear_partial, partial_dir, run_tasks,
-                                        task_key)
+from svmtext.experiments._tasks import (Interrupted, clear_partial, finish, partial_dir,
+                                        run_tasks, task_key)
 
 CONFIG = {"experiment": "demo", "n": 12}
 TASKS = [{"a": a, "seed": s} for a in range(3) for s in range(4)]
@@ -65,3 +65,30 @@ def test_partial_folder_follows_the_cache_key(tmp_path):
     base = partial_dir("demo", CONFIG, tmp_path)
     assert partial_dir("demo", dict(CONFIG, n_jobs=4, backend="dask"), tmp_path) == base
     assert partial_dir("demo", dict(CONFIG, n=13), tmp_path) != base
+
+
+def test_finish_writes_the_cache_then_clears_the_finished_tasks(tmp_path, monkeypatch):
+    from svmtext.experiments import _tasks
+    from svmtext.experiments._cache import load_cache
+    out = run_tasks("demo", CONFIG, TASKS[:3], draw, root=tmp_path, backend="sequential")
+    results = {"x": [o["x"] for o in out]}
+    # a failed write keeps the finished tasks for the rerun
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+    monkeypatch.setattr(_tasks, "write_cache", broken)
+    with pytest.raises(OSError, match="disk full"):
+        finish("demo", CONFIG, results, tmp_path)
+    assert len(list(partial_dir("demo", CONFIG, tmp_path).iterdir())) == 3
+    monkeypatch.undo()
+    assert finish("demo", CONFIG, results, tmp_path) is results
+    assert not (tmp_path / ".partial").exists()
+    assert load_cache("demo", CONFIG, root=tmp_path)["results"] == results
+
+
+def test_stop_after_with_nothing_left_does_not_interrupt(tmp_path):
+    out = run_tasks("demo", CONFIG, TASKS[:3], draw, root=tmp_path, backend="sequential",
+                    stop_after=3)
+    assert out == [draw(**t) for t in TASKS[:3]]
+    with pytest.raises(Interrupted, match="stopped after 0 new tasks"):
+        run_tasks("demo", CONFIG, TASKS[:4], draw, root=tmp_path, backend="sequential",
+                  stop_after=0)

@@ -19,9 +19,8 @@ import time
 
 from ..cover import simulate_separable_fraction
 from ..feature_map import poly2_feature_map
-from ._cache import write_cache
 from ._cli import run_from_command_line
-from ._tasks import clear_partial, run_tasks
+from ._tasks import finish, run_tasks
 
 NAME = "cover_sim"
 
@@ -57,9 +56,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
                     desc="Cover simulation")
     results = {"cases": [dict(c, **o) for c, o in zip(config["cases"], out)],
                "trials": config["trials"]}
-    write_cache(NAME, config, results, root=root)
-    clear_partial(NAME, config, root)
-    return results
+    return finish(NAME, config, results, root)
 
 
 def main(argv=None):

@@ -47,9 +47,8 @@ from threadpoolctl import threadpool_limits
 
 from ..datasets import load_compas, load_compas_fairml
 from ..enumsv import Subproblems, enumerate_subproblems, prepare_problem
-from ._cache import write_cache
 from ._cli import run_from_command_line
-from ._tasks import clear_partial, run_tasks
+from ._tasks import finish, run_tasks
 
 NAME = "enumsv_compas"
 
@@ -170,9 +169,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
                                                "test_error", "b", "predictions")},
                             w_dev=float(np.abs(np.array(m["w"]) - w1).max()))
                        for m in r["models"]]
-    write_cache(NAME, config, results, root=root)
-    clear_partial(NAME, config, root)
-    return results
+    return finish(NAME, config, results, root)
 
 
 def main(argv=None) -> None:

@@ -32,9 +32,8 @@ from threadpoolctl import threadpool_limits
 
 from .. import datasets
 from ..enumsv import Subproblems, enumerate_subproblems, prepare_problem
-from ._cache import write_cache
 from ._cli import run_from_command_line
-from ._tasks import clear_partial, run_tasks
+from ._tasks import finish, run_tasks
 
 NAME = "enumsv_uci"
 
@@ -136,9 +135,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
     out = run_tasks(NAME, config, tasks, enumerate_task, root=root, backend=backend,
                     n_jobs=n_jobs if n_jobs is not None else 2, desc=NAME)
     results = {r["dataset"]: r for r in out}
-    write_cache(NAME, config, results, root=root)
-    clear_partial(NAME, config, root)
-    return results
+    return finish(NAME, config, results, root)
 
 
 def main(argv=None) -> None:

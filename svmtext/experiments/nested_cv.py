@@ -23,9 +23,8 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 from threadpoolctl import threadpool_limits
 
-from ._cache import write_cache
 from ._cli import run_from_command_line
-from ._tasks import clear_partial, run_tasks
+from ._tasks import finish, run_tasks
 from .svmguide import _data, _folds, best_point, make_model
 
 NAME = "nested_cv"
@@ -92,9 +91,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
                       "test_correct": hits, "test_size": int(len(test))})
     results = {"folds": folds, "nested_accuracy": correct / len(y), "n": int(len(y)),
                "n_tasks": len(tasks), "seconds": float(sum(o["seconds"] for o in out))}
-    write_cache(NAME, config, results, root=root)
-    clear_partial(NAME, config, root)
-    return results
+    return finish(NAME, config, results, root)
 
 
 def main(argv=None):

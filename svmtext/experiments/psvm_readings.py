@@ -29,9 +29,8 @@ import numpy as np
 
 from ..psvm._baselines import COMPARATORS, fit_comparator
 from ..psvm._evaluation import DATASETS, fold_indices, load_dataset, source_tables
-from ._cache import write_cache
 from ._cli import run_from_command_line
-from ._tasks import clear_partial, run_tasks
+from ._tasks import finish, run_tasks
 from .psvm_tables import grid_fit, prototype
 
 NAME = "psvm_readings"
@@ -154,9 +153,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
     results = summarise(config, tasks, out)
     results["seconds"] = {"wall": time.perf_counter() - t0,
                           "tasks": float(sum(r["seconds"] for r in out))}
-    write_cache(NAME, config, results, root=root)
-    clear_partial(NAME, config, root)
-    return results
+    return finish(NAME, config, results, root)
 
 
 def main(argv=None) -> None:

@@ -39,9 +39,8 @@ from threadpoolctl import threadpool_limits
 
 from ..datasets import load_svmguide
 from ..smo import SMOSVC
-from ._cache import write_cache
 from ._cli import run_from_command_line
-from ._tasks import clear_partial, run_tasks
+from ._tasks import finish, run_tasks
 
 NAME = "svmguide"
 
@@ -238,9 +237,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
         r["chosen"] = {"C": C, "gamma": gamma}
     results["n_tasks"] = len(coarse_tasks) + len(fine_tasks)
     results["grid_seconds"] = float(sum(o["seconds"] for o in out + fine_out))
-    write_cache(NAME, config, results, root=root)
-    clear_partial(NAME, config, root)
-    return results
+    return finish(NAME, config, results, root)
 
 
 def main(argv=None):
