@@ -68,6 +68,17 @@ class KernelParamsMixin:
         return kernel_diag(X, self.kernel, gamma=self._gamma, degree=self.degree,
                            coef0=self.coef0)
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"    # X is the Gram matrix
+        return tags
+
+    def _check_gram(self, X):
+        """With ``kernel='precomputed'`` the training ``X`` must be a square Gram matrix."""
+        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
+            raise ValueError("with kernel='precomputed' X must be the square n x n Gram "
+                             f"matrix of the training points; got shape {X.shape}")
+
 
 class BaseSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
     """Binary kernel SVM; subclasses implement ``_solve(K, y) -> (alpha, b, info)``.

@@ -190,16 +190,6 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
         self.cache_size = cache_size
         self.max_iter = max_iter
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        return tags
-
-    def _check_gram(self, X):
-        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
-            raise ValueError("with kernel='precomputed' X must be the square n x n Gram "
-                             f"matrix of the training points; got shape {X.shape}")
-
     def _gram(self, X):
         """The Gram matrix of the training points (``X`` itself when precomputed)."""
         if self.kernel == "precomputed":
@@ -224,7 +214,8 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
             except (TypeError, ValueError):
                 sample = np.asarray(y).ravel()[:3].tolist()
                 raise ValueError(
-                    "SMOSVR is a regressor: the target y must be numeric; got values such "
+                    f"{type(self).__name__} is a regressor: the target y must be numeric; "
+                    "got values such "
                     f"as {sample} (for class labels use SMOSVC)") from None
 
     def _validated(self, X, y):

@@ -120,11 +120,6 @@ class SMOSVC(BaseSVC):
         self.probability = probability
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        return tags
-
     def _box(self, y, C):
         r"""Per-sample box :math:`C w_{y_i}` (a scalar when every weight is 1)."""
         self.class_weight_ = np.ones(2)
@@ -147,9 +142,7 @@ class SMOSVC(BaseSVC):
         on 5-fold cross-validated decision values."""
         X, y, C = self._prepare(X, y)
         if self.kernel == "precomputed":
-            if X.shape[0] != X.shape[1]:
-                raise ValueError("with kernel='precomputed' X must be the square n x n Gram "
-                                 f"matrix of the training points; got shape {X.shape}")
+            self._check_gram(X)
             provider = GramColumns(X, dtype=np.dtype(self.dtype))
         else:
             if kernel_needs_check(self.kernel, self.coef0):
