@@ -7,6 +7,10 @@ column width and a reader can copy the values. Used by every chapter.
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from IPython.display import Markdown
 
 __all__ = ["format_cell", "markdown_table", "table"]
 
@@ -48,7 +52,7 @@ def markdown_table(rows, columns, floatfmt: str = ".4g") -> str:
     return "\n".join(lines)
 
 
-def table(rows, columns, floatfmt: str = ".4g"):
+def table(rows, columns, floatfmt: str = ".4g") -> Markdown:
     """The table as an ``IPython.display.Markdown`` object (rendered in the book and Jupyter)."""
     from IPython.display import Markdown
 

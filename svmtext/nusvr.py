@@ -33,6 +33,8 @@ algorithms. *Neural Computation* 13(9), 2119--2147.
 """
 from __future__ import annotations
 
+from typing import Self
+
 import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -207,7 +209,7 @@ class NuSMOSVR(SMOSVR):
         self.tol = tol
         self.max_iter = max_iter
 
-    def fit(self, X, y):
+    def fit(self, X, y) -> Self:
         """Solve the ν-SVR dual on the Gram matrix and keep the support vectors."""
         X, z = self._validated(X, y)
         K = self._gram(X)

@@ -128,7 +128,7 @@ def grid_2d(X, resolution=200, pad=0.1) -> tuple:
     return xx, yy
 
 
-def plot_data(X, y, ax=None, s=20, **kwargs):
+def plot_data(X, y, ax=None, s=20, **kwargs) -> mpl.axes.Axes:
     """Scatter the two classes (``y`` <= 0 blue, > 0 red)."""
     ax = ax or plt.gca()
     y = np.asarray(y)
@@ -140,7 +140,7 @@ def plot_data(X, y, ax=None, s=20, **kwargs):
 
 
 def plot_decision_function(f, X, ax=None, resolution=200, margins=True, fill=True,
-                           levels=(-1.0, 0.0, 1.0), color="k"):
+                           levels=(-1.0, 0.0, 1.0), color="k") -> mpl.axes.Axes:
     """Contours of ``f`` (a callable or an estimator with ``decision_function``) over ``X``'s box."""
     ax = ax or plt.gca()
     f = getattr(f, "decision_function", f)
@@ -155,7 +155,7 @@ def plot_decision_function(f, X, ax=None, resolution=200, margins=True, fill=Tru
     return ax
 
 
-def plot_svm(clf, X, y, ax=None, title=None, margins=True, resolution=200, C=None):
+def plot_svm(clf, X, y, ax=None, title=None, margins=True, resolution=200, C=None) -> mpl.axes.Axes:
     """Data, decision function, margins and ringed support vectors of a fitted 2-D SVM.
 
     ``clf`` needs ``decision_function`` and ``support_``; with ``dual_coef_`` and a

@@ -39,6 +39,8 @@ Chang, C.-C. and Lin, C.-J. (2011). LIBSVM: a library for support vector machine
 """
 from __future__ import annotations
 
+from typing import Self
+
 from numbers import Integral, Real
 
 import numpy as np
@@ -70,12 +72,12 @@ class StackedColumns:
         self.set_active(None)
 
     @property
-    def n_kernel_evals(self):
+    def n_kernel_evals(self) -> int:
         """Kernel values computed by the base provider."""
         return self.base.n_kernel_evals
 
     @n_kernel_evals.setter
-    def n_kernel_evals(self, value):
+    def n_kernel_evals(self, value) -> None:
         # a solver that computes kernel values itself adds them to the count
         self.base.n_kernel_evals = value
 
@@ -229,7 +231,7 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
         self._check_gram(X)
         return X, z
 
-    def fit(self, X, y):
+    def fit(self, X, y) -> Self:
         """Solve the :math:`2n`-variable dual by SMO and keep the support vectors."""
         X, z = self._validated(X, y)
         if self.kernel == "precomputed":
@@ -251,7 +253,7 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
                           "converged": res.converged}
         return self
 
-    def predict(self, X):
+    def predict(self, X) -> np.ndarray:
         r""":math:`f(x) = \sum_{i\in S} (\alpha_i - \alpha_i^*) k(x_i, x) + b`."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)

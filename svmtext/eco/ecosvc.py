@@ -37,6 +37,8 @@ emptied.
 """
 from __future__ import annotations
 
+from typing import Self
+
 import warnings
 from numbers import Integral, Real
 
@@ -330,7 +332,7 @@ class EcoSVC(BaseSVC):
                                   self.C_, info, K=com.K, index=com.idx.copy())
 
     # -- scikit-learn API -------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X, y) -> Self:
         """Stream the rows of ``X`` (in order) through the EcoSVM."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y_pm = labels_to_pm1(y)
@@ -339,7 +341,7 @@ class EcoSVC(BaseSVC):
             self._stream(X, y_pm, whole=True)
             return self._publish(X)
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None) -> Self:
         """Continue the stream with the rows of ``X``.
 
         ``classes`` (both labels) is required on the first call.
@@ -367,12 +369,12 @@ class EcoSVC(BaseSVC):
             self._stream(X, y_pm)
             return self._publish(X)
 
-    def decision_function(self, X):
+    def decision_function(self, X) -> np.ndarray:
         check_is_fitted(self, "support_")
         if getattr(self, "_waiting_", None):
             raise NotFittedError(self._waiting_)
         return super().decision_function(X)
 
-    def predict(self, X):
+    def predict(self, X) -> np.ndarray:
         check_is_fitted(self, "support_")
         return super().predict(X)

@@ -31,6 +31,8 @@ vectors for interactive decision making", arXiv:1906.01876 (2019).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import heapq
 import itertools
 import numbers
@@ -105,7 +107,7 @@ class EnumeratedModel:
     cpu_time: float = 0.0
     cpu_elapsed: float = 0.0
 
-    def decision_function(self, K_test):
+    def decision_function(self, K_test) -> np.ndarray:
         r""":math:`f(x) = \sum_{i \in S} \alpha_i y_i k(x_i, x) + b` from ``K_test`` of shape
         ``(m, n)``: the kernel between the ``m`` points and the ``n`` training points."""
         K_test = np.asarray(K_test, dtype=float)
@@ -146,7 +148,7 @@ class _Expanded:
     n_forbidden: int         # len(F)
 
 
-def check_k(k):
+def check_k(k) -> int | None:
     """``None`` (all models) or an integer >= 1."""
     if k is None:
         return None
@@ -156,7 +158,8 @@ def check_k(k):
     return int(k)
 
 
-def prepare_problem(X, y, kernel="linear", gamma="scale", degree=3, coef0=0.0):
+def prepare_problem(X, y, kernel="linear", gamma="scale", degree=3, coef0=0.0
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(K, y in {-1, +1}, classes)``: the Gram matrix (``kernel='precomputed'``: ``X`` is it)."""
     classes, y_pm = labels_to_pm1(np.asarray(y))
     if isinstance(kernel, str) and kernel == "precomputed":
@@ -177,7 +180,8 @@ def prepare_problem(X, y, kernel="linear", gamma="scale", degree=3, coef0=0.0):
 
 
 def enumerate_models(X, y, *, C=1.0, kernel="linear", k=None, gamma="scale", degree=3,
-                     coef0=0.0, tol=1e-6, warm_start=True, lazy=True, max_iter=10_000_000):
+                     coef0=0.0, tol=1e-6, warm_start=True, lazy=True, max_iter=10_000_000
+                     ) -> Iterator[EnumeratedModel]:
     r"""Yield the SVM models of ``(X, y)`` with distinct supports, in non-increasing :math:`W`.
 
     Kanamori et al.'s EnumSV (book: :ref:`sec-enumsv-algorithm`). The models are the
@@ -230,7 +234,7 @@ def enumerate_models(X, y, *, C=1.0, kernel="linear", k=None, gamma="scale", deg
                                  lazy)
 
 
-def child_bounds(sub, alpha, g, active, order):
+def child_bounds(sub, alpha, g, active, order) -> np.ndarray:
     r"""Upper bounds on the optimal values of the children ``I \ {i}``, ``i`` in ``order``.
 
     Weak duality (book: :prf:ref:`prop-enumsv-lazy-bound`): the parent's
@@ -258,7 +262,7 @@ def child_bounds(sub, alpha, g, active, order):
     return P - C * xi[order] + slack
 
 
-def enumerate_subproblems(sub, k=None, warm_start=True, lazy=True):
+def enumerate_subproblems(sub, k=None, warm_start=True, lazy=True) -> Iterator[EnumeratedModel]:
     """EnumSV on the constrained problems of ``sub`` (a :class:`~svmtext.enumsv.Subproblems`):
     the generator behind :func:`enumerate_models`, for callers that set the solver up.
 

@@ -10,6 +10,8 @@ boosting weights to LIBSVM as Weka does.
 """
 from __future__ import annotations
 
+from sklearn.base import BaseEstimator
+
 from typing import Self
 import numpy as np
 from sklearn.svm import SVC
@@ -89,7 +91,7 @@ class WeightedSVC(SVC):
 
 
 def weka_comparator(method, n_features, n_classes, *, boost_rounds=10, tree_min_samples_leaf=2,
-                    mlp_epochs=500, seed=0):
+                    mlp_epochs=500, seed=0) -> BaseEstimator:
     """The estimator standing in for the Weka classifier ``method`` (:data:`WEKA_DEFAULTS`)."""
     from sklearn.ensemble import AdaBoostClassifier
     from sklearn.tree import DecisionTreeClassifier

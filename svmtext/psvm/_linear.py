@@ -89,7 +89,7 @@ class LinearSVMs:
     def __init__(self, coef, intercept, n_iter, gap):
         self.coef_, self.intercept_, self.n_iter_, self.gap_ = coef, intercept, n_iter, gap
 
-    def decision_function(self, X):
+    def decision_function(self, X) -> np.ndarray:
         """:math:`f_m(x_j)` for every point (rows) and model (columns)."""
         return np.asarray(X, dtype=float) @ self.coef_.T + self.intercept_
 

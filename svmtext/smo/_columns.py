@@ -19,6 +19,8 @@ active problem costs one product with the active rows only.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from scipy.sparse import csr_matrix
 
@@ -140,7 +142,7 @@ class KernelColumns:
         self.n_kernel_evals = 0
         self.set_active(None)
 
-    def diag(self):
+    def diag(self) -> np.ndarray:
         """The diagonal :math:`k(x_i, x_i)` (float64)."""
         return np.asarray(self._diag, dtype=np.float64)
 
@@ -184,7 +186,7 @@ class KernelColumns:
             last = self._last_rows = (rows.copy(), np.ascontiguousarray(self.XT[:, rows]))
         return last[1]
 
-    def active_column(self, c):
+    def active_column(self, c) -> np.ndarray:
         """``K[active, c]`` as a contiguous 1-D array (a named kernel on dense data:
         :func:`svmtext.smo._core.kernel_column`, compiled)."""
         if self.sparse_columns:
@@ -201,7 +203,7 @@ class KernelColumns:
             return out
         return np.ascontiguousarray(self.active_columns([c])[:, 0])
 
-    def compiled_source(self):
+    def compiled_source(self) -> tuple:
         """What the compiled SMO loop needs to compute columns itself:
         ``(kind, kernel code, (X, sq, X_active, sq_active, indptr, indices, data))``,
         kind 2 for dense data, 3 for the sparse columns (linear and RBF), 0 when the
@@ -219,7 +221,7 @@ class KernelColumns:
                                          no_idx, self.sq[:0])
         return 0, -1, (none, self.sq, none, self._sqa, no_idx, no_idx, self.sq[:0])
 
-    def active_columns(self, cols):
+    def active_columns(self, cols) -> np.ndarray:
         """``K[active, cols]``, shape ``(n_active, len(cols))``: one matrix product."""
         cols = np.atleast_1d(cols)
         if self.sparse_columns:
@@ -229,7 +231,7 @@ class KernelColumns:
         self.n_kernel_evals += out.size
         return out
 
-    def block(self, rows, cols):
+    def block(self, rows, cols) -> np.ndarray:
         """``K[rows, cols]`` for index arrays ``rows`` and ``cols``."""
         rows, cols = np.atleast_1d(rows), np.atleast_1d(cols)
         if self.sparse_columns:
@@ -241,7 +243,7 @@ class KernelColumns:
         return out
 
 
-def as_column_provider(K_or_provider):
+def as_column_provider(K_or_provider) -> Any:
     """A column provider for a Gram matrix (ndarray) or an object with ``block``."""
     if hasattr(K_or_provider, "active_columns") and hasattr(K_or_provider, "block"):
         return K_or_provider

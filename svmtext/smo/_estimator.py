@@ -189,6 +189,6 @@ class SMOSVC(BaseSVC):
         return np.column_stack([1 - p, p])
 
     @available_if(_check_proba)
-    def predict_log_proba(self, X):
+    def predict_log_proba(self, X) -> np.ndarray:
         """Logarithm of :meth:`predict_proba`."""
         return np.log(self.predict_proba(X))

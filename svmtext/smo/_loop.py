@@ -59,7 +59,7 @@ _in_up, _in_low = _core._in_up, _core._in_low
 
 
 def new_state(n, tol, tau, max_iter, shrinking, kind, kernel=-1, gamma=0.0, coef0=0.0,
-              degree=0):
+              degree=0) -> tuple[np.ndarray, np.ndarray]:
     """The integer and float state arrays of a fresh run."""
     st = np.zeros(N_ST, dtype=np.int64)
     fs = np.zeros(N_FS)

@@ -106,7 +106,7 @@ class SMOResult:
         return np.flatnonzero(self.alpha > 0)
 
     @property
-    def free(self):
+    def free(self) -> np.ndarray:
         """Indices with :math:`0 < \\alpha_i < C` (SMO lands exactly on the bounds)."""
         return np.flatnonzero(free_and_bounded(self.alpha, self.C, 0.0)[0])
 
