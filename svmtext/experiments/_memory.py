@@ -12,7 +12,7 @@ import time
 __all__ = ["status_kb", "reset_peak", "Meter"]
 
 
-def status_kb(key):
+def status_kb(key) -> int | None:
     """The value in kB of ``key`` (``VmRSS``, ``VmHWM``) in ``/proc/self/status``, or None."""
     try:
         with open("/proc/self/status") as fh:
@@ -24,7 +24,7 @@ def status_kb(key):
     return None
 
 
-def reset_peak():
+def reset_peak() -> bool:
     """Reset the high-water mark to the current resident size; False where unsupported."""
     try:
         with open("/proc/self/clear_refs", "w") as fh:

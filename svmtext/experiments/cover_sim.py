@@ -40,7 +40,7 @@ SMOKE_TOLERANCE = {"rtol": 1e-9, "atol": 1e-12,
 
 
 
-def fraction(n, d, feature_map, trials, seed):
+def fraction(n, d, feature_map, trials, seed) -> dict:
     """Separable fraction of one case."""
     t0 = time.perf_counter()
     fm = {None: None, "poly2": poly2_feature_map}[feature_map]
@@ -48,7 +48,7 @@ def fraction(n, d, feature_map, trials, seed):
     return {"fraction": f, "seconds": time.perf_counter() - t0}
 
 
-def run(config=CONFIG, root=None, backend=None, n_jobs=None):
+def run(config=CONFIG, root=None, backend=None, n_jobs=None) -> dict:
     """Simulate every case and write ``cover_sim.json``; return the results."""
     fn = importlib.import_module("svmtext.experiments.cover_sim").fraction
     tasks = [dict(c, trials=config["trials"], seed=config["seed"]) for c in config["cases"]]
@@ -59,7 +59,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
     return finish(NAME, config, results, root)
 
 
-def main(argv=None):
+def main(argv=None) -> dict:
     return run_from_command_line(sys.modules[__name__], argv)
 
 

@@ -48,7 +48,7 @@ SMOKE_TOLERANCE = {"rtol": 1e-9, "atol": 1e-12,
 
 
 
-def cosine_kernel(X, Y=None):
+def cosine_kernel(X, Y=None) -> np.ndarray:
     r"""Normalised linear kernel :math:`\langle x, z\rangle/(\lVert x\rVert\lVert z\rVert)`
     (the source's Figure 8 kernel; :math:`K(x, x) = 1`)."""
     X = np.asarray(X, dtype=float)
@@ -92,7 +92,7 @@ def _one(name, kw, seed, cfg):
             "eco": rec}
 
 
-def run(config=CONFIG, root=None):
+def run(config=CONFIG, root=None) -> dict:
     """Every (kernel, seed), in parallel; write the cache under ``root``."""
     jobs = [delayed(_one)(name, kw, s, config)
             for name, kw in config["kernels"].items() for s in range(config["runs"])]
@@ -103,7 +103,7 @@ def run(config=CONFIG, root=None):
     return results
 
 
-def main(argv=None):
+def main(argv=None) -> dict:
     return run_from_command_line(sys.modules[__name__], argv)
 
 

@@ -157,7 +157,7 @@ def _fig5_one(name, kw, seed, cfg, smo_tol):
     return out
 
 
-def run(config=CONFIG, root=None):
+def run(config=CONFIG, root=None) -> dict:
     """Every (protocol, setting, seed), in parallel; write the cache under ``root``."""
     f4, f5, tol = config["fig4"], config["fig5"], config["smo_tol"]
     jobs = [delayed(_fig4_one)(d, s, f4, tol)
@@ -176,7 +176,7 @@ def run(config=CONFIG, root=None):
     return results
 
 
-def main(argv=None):
+def main(argv=None) -> dict:
     return run_from_command_line(sys.modules[__name__], argv)
 
 

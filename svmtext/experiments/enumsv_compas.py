@@ -80,7 +80,7 @@ SMOKE_TOLERANCE = {"rtol": 1e-9, "atol": 1e-12,
 
 
 
-def features(name):
+def features(name) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(X, y in {0, 1}, s)`` of a feature set: ``"fairml"`` (source) or ``"book"``."""
     if name == "fairml":
         d = load_compas_fairml()
@@ -91,7 +91,7 @@ def features(name):
     raise ValueError(f"features must be 'fairml' or 'book'; got {name!r}")
 
 
-def make_sets(config, feature_set=None, seed=None, n_flip=None):
+def make_sets(config, feature_set=None, seed=None, n_flip=None) -> tuple:
     """``(X_train, y_clean, y_injected, flipped, X_test, y_test, s_test)``, standardised."""
     X, y01, s = features(feature_set or config["features"])
     y = np.where(y01 == 1, 1, -1)
@@ -108,13 +108,13 @@ def make_sets(config, feature_set=None, seed=None, n_flip=None):
     return sc.transform(X[tr]), y[tr], y_inj, flipped, sc.transform(X[te]), y[te], s[te]
 
 
-def demographic_parity(pred, s):
+def demographic_parity(pred, s) -> float:
     r""":math:`|P(\hat y = +1 \mid s = 1) - P(\hat y = +1 \mid s = 0)|` on a sample."""
     pred, s = np.asarray(pred), np.asarray(s)
     return float(abs(np.mean(pred[s == 1] > 0) - np.mean(pred[s == 0] > 0)))
 
 
-def run_one(config, feature_set, seed, n_flip):
+def run_one(config, feature_set, seed, n_flip) -> dict:
     """One run: C by CV on D', the clean reference, the top-k models of D'."""
     Xtr, y_clean, y_inj, flipped, Xte, yte, ste = make_sets(config, feature_set, seed, n_flip)
     with threadpool_limits(1):
@@ -153,7 +153,7 @@ def run_one(config, feature_set, seed, n_flip):
             "n_solves": sub.n_solves, "n_polished": sub.n_polished}
 
 
-def run(config=CONFIG, root=None, backend=None, n_jobs=None):
+def run(config=CONFIG, root=None, backend=None, n_jobs=None) -> dict:
     """The main run and the sweep (each a task); write the cache."""
     runs = [(config["features"], config["seed"], config["n_flip"])]
     runs += [(f, s, m) for f in config["sweep_features"] for s in config["sweep_seeds"]

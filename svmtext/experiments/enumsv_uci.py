@@ -73,7 +73,7 @@ MODES = (("warm", "k", True, True), ("eager", "eager_k", True, False),
          ("cold", "cold_k", False, True))
 
 
-def split(name, config):
+def split(name, config) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(X_train, X_test, y_train, y_test)`` in {-1, +1}, standardised with the training set."""
     X, y = getattr(datasets, LOADERS[name])()
     y = np.where(y > 0, 1, -1)
@@ -88,7 +88,7 @@ def split(name, config):
     return Xtr, Xte, ytr, yte
 
 
-def choose_C(Xtr, ytr, config):
+def choose_C(Xtr, ytr, config) -> tuple[float, list[float]]:
     """:math:`C` of the best mean cross-validated accuracy (smallest on ties)."""
     cv = StratifiedKFold(config["cv_folds"], shuffle=True, random_state=config["cv_seed"])
     gs = GridSearchCV(SVC(kernel="linear"), {"C": config["C_grid"]}, cv=cv).fit(Xtr, ytr)
@@ -97,7 +97,7 @@ def choose_C(Xtr, ytr, config):
         [float(s) for s in scores]
 
 
-def enumerate_task(name, config):
+def enumerate_task(name, config) -> dict:
     """One data set: C by CV; top-k lazy and warm-started, top-eager_k eager, top-cold_k cold."""
     Xtr, Xte, ytr, yte = split(name, config)
     with threadpool_limits(1):
@@ -129,7 +129,7 @@ def enumerate_task(name, config):
     return out
 
 
-def run(config=CONFIG, root=None, backend=None, n_jobs=None):
+def run(config=CONFIG, root=None, backend=None, n_jobs=None) -> dict:
     """Every data set as one task (:func:`~svmtext.experiments._tasks.run_tasks`)."""
     tasks = [{"name": name, "config": config} for name in config["datasets"]]
     out = run_tasks(NAME, config, tasks, enumerate_task, root=root, backend=backend,

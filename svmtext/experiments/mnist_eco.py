@@ -154,7 +154,7 @@ def _time_fits(cfg, Xtr, ytr, gamma, C, timing):
             timing[key].append(time.perf_counter() - t0)
 
 
-def run(config=CONFIG, root=None):
+def run(config=CONFIG, root=None) -> dict:
     """Run the experiment with ``config``; write the cache under ``root``."""
     cfg = config
     Xtr, ytr = load_mnist_4v9("train")

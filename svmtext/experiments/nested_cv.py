@@ -49,7 +49,7 @@ SMOKE_TOLERANCE = {"rtol": 1e-9, "atol": 1e-12,
 
 
 
-def inner_point(name, outer, log2C, log2gamma, n_folds, seed, tol, max_iter):
+def inner_point(name, outer, log2C, log2gamma, n_folds, seed, tol, max_iter) -> dict:
     """Inner CV accuracy (fraction of the outer training part) at one grid point."""
     X, y = _data(name, "train")
     train, _ = _folds(y, n_folds, seed)[outer]
@@ -65,7 +65,7 @@ def inner_point(name, outer, log2C, log2gamma, n_folds, seed, tol, max_iter):
     return {"accuracy": correct / len(ya), "seconds": time.perf_counter() - t0}
 
 
-def run(config=CONFIG, root=None, backend=None, n_jobs=None):
+def run(config=CONFIG, root=None, backend=None, n_jobs=None) -> dict:
     """Run the nested CV and write ``nested_cv.json``; return the results."""
     name, cs, gs, k = config["set"], config["log2C"], config["log2gamma"], config["n_folds"]
     fn = importlib.import_module("svmtext.experiments.nested_cv").inner_point
@@ -94,7 +94,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
     return finish(NAME, config, results, root)
 
 
-def main(argv=None):
+def main(argv=None) -> dict:
     return run_from_command_line(sys.modules[__name__], argv)
 
 

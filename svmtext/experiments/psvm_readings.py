@@ -55,7 +55,7 @@ SMOKE_CONFIG = dict(CONFIG,
                     psvm=dict(CONFIG["psvm"], n_iter=2, grid={"k": [3], "p": [0.5]}))
 
 
-def run_task(kind, params, config):
+def run_task(kind, params, config) -> dict:
     """One task: ``kind`` is ``"sweep"``, ``"shift"`` or ``"cap"`` (see the module)."""
     from threadpoolctl import threadpool_limits
 
@@ -99,7 +99,7 @@ def run_task(kind, params, config):
     return out
 
 
-def make_tasks(config):
+def make_tasks(config) -> list[dict]:
     sw, sh, cap = config["sweep"], config["shift"], config["cap"]
     tasks = []
     for angle in sw["angle"]:
@@ -114,7 +114,7 @@ def make_tasks(config):
     return tasks
 
 
-def summarise(config, tasks, out):
+def summarise(config, tasks, out) -> dict:
     """The sweep's means and stds per (angle, stripes, method) and the chosen member;
     the sizes per (data set, rule, C); the cap's per-(fold, cap) records."""
     source = source_tables()[0][0.0]
@@ -143,7 +143,7 @@ def summarise(config, tasks, out):
             "shift": shift, "cap": cap}
 
 
-def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
+def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None) -> dict:
     """Run every task (resumable) and write ``psvm_readings.json``."""
     tasks = make_tasks(config)
     t0 = time.perf_counter()

@@ -24,6 +24,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from ..psvm._evaluation import (DATASETS, STRIATED, corrected_t_test, fold_indic
 from ._cache import write_cache
 from ._cli import run_from_command_line
 from ._tasks import clear_partial, run_tasks
+
+if TYPE_CHECKING:
+    from ..psvm import PrototypeSVC
 
 NAME = "psvm_tables"
 
@@ -79,7 +83,7 @@ SOURCE, SOURCE_SIZES, SOURCE_WLT = source_tables()
 
 
 # -- one task -----------------------------------------------------------------
-def prototype(cfg, **changes):
+def prototype(cfg, **changes) -> PrototypeSVC:
     """The ``PrototypeSVC`` of the configuration ``cfg`` (``CONFIG["psvm"]``), with ``changes``."""
     from ..psvm import PrototypeSVC
 
@@ -92,7 +96,7 @@ def prototype(cfg, **changes):
     return PrototypeSVC(**opts)
 
 
-def grid_fit(Xtr, ytr, cfg, **changes):
+def grid_fit(Xtr, ytr, cfg, **changes) -> PrototypeSVC:
     """The regular PSVM with ``k`` and ``p`` chosen by TRAIN's validation accuracy over
     ``cfg["grid"]`` (the same split for every candidate; ties: the first candidate)."""
     best = None
@@ -123,7 +127,7 @@ def _psvm(Xtr, ytr, Xte, yte, cfg):
             "psvm_sampling": _psvm_summary(sampled, Xte, yte)}
 
 
-def run_task(dataset, noise, run, fold, method, config):
+def run_task(dataset, noise, run, fold, method, config) -> dict:
     """One fold of one run of one method: accuracy on the test fold (PSVM: and its ensemble)."""
     from threadpoolctl import threadpool_limits
 
@@ -165,7 +169,7 @@ def _paired(row_a, row_b, n_folds):
     return row_a["accuracy"][:n], row_b["accuracy"][:n]
 
 
-def summarise(config, tasks, out):
+def summarise(config, tasks, out) -> dict:
     """Per (noise, data set, method): accuracies (%) over the runs complete from run 0
     (``runs``), mean, std; the corrected t-tests against each PSVM and between the two,
     over the runs both cells have; win-lose-tie counts over the data sets whose
@@ -235,7 +239,7 @@ _LAST = [("segment", "psvm"), ("vehicle", "linear_svm"), ("vehicle", "poly_svm")
          ("vehicle", "boosted_linear_svm"), ("segment", "boosted_linear_svm")]
 
 
-def make_tasks(config):
+def make_tasks(config) -> list[dict]:
     """One task per (noise, data set, run, fold, method); one task fits both PSVMs.
 
     Order, so that a run cut short has the most cells complete: first run 0 of every
@@ -279,7 +283,7 @@ def _finish(config, tasks, out, root, t0):
     return results
 
 
-def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
+def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None) -> dict:
     """Run every fold of every method (resumable) and write ``psvm_tables.json``."""
     tasks = make_tasks(config)
     t0 = time.perf_counter()
@@ -293,7 +297,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
     return results
 
 
-def run_from_partial(folder, config=CONFIG, root=None):
+def run_from_partial(folder, config=CONFIG, root=None) -> dict:
     """Write the cache from the tasks finished so far in ``folder`` (a run cut short):
     complete cells are summarised, the others listed under ``"missing"``."""
     done = {}

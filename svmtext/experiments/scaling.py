@@ -50,6 +50,7 @@ import resource
 import sys
 import time
 from multiprocessing import get_context
+from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -197,7 +198,7 @@ def _quiet_blas(config, interval=0.02, timeout=2.0):
             return
 
 
-def fit_one(config, task):
+def fit_one(config, task) -> dict:
     """One timed fit (run in a fresh forked process when ``config['isolate']``).
 
     The BLAS thread limit is :func:`run`'s, set once in the parent and inherited; the
@@ -251,13 +252,13 @@ def _resume_config(config) -> dict:
     return {k: v for k, v in config.items() if k != "sizes"}
 
 
-def partial_dir(config, root=None):
+def partial_dir(config, root=None) -> Path:
     """Where finished measurements are kept until the cache is written
     (:func:`svmtext.experiments._tasks.partial_dir` of :func:`_resume_config`)."""
     return _tasks.partial_dir(NAME, _resume_config(config), root)
 
 
-def measure(config, kind, **task):
+def measure(config, kind, **task) -> dict:
     """One measurement, a task of :func:`~svmtext.experiments._tasks.run_tasks`: the
     cross-validation (``kind='cv'``) or one timed fit (``kind='fit'``,
     :func:`fit_one`), in a fresh forked process when ``config['isolate']``."""
@@ -410,7 +411,7 @@ def _targets(rows, m49):
     return out
 
 
-def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
+def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None) -> dict:
     """Run the scaling benchmark (resuming from finished fits); write ``scaling.json``.
 
     ``backend`` and ``n_jobs`` are accepted for the common command line and ignored:

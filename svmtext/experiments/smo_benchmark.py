@@ -74,7 +74,7 @@ def _timed_fit(make, X, y):
     return clf, time.perf_counter() - t0
 
 
-def run(config=CONFIG, root=None):
+def run(config=CONFIG, root=None) -> dict:
     """Run the benchmark and write ``smo_benchmark.json``; return the results."""
     X_all, y_all = load_mnist_4v9("train")
     Xte, yte = load_mnist_4v9("test")

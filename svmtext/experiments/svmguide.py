@@ -29,6 +29,7 @@ import time
 from functools import cache
 
 import numpy as np
+from sklearn.base import BaseEstimator
 from sklearn.feature_selection import VarianceThreshold
 from sklearn.model_selection import StratifiedKFold
 from sklearn.multiclass import OneVsOneClassifier
@@ -89,7 +90,7 @@ def _data(name, split):
 
 
 def make_model(name, *, C=1.0, gamma="auto", scaled=True, solver="smo", tol=1e-3,
-               max_iter=None):
+               max_iter=None) -> BaseEstimator:
     r"""The guide's classifier for ``name``: [scaling to [-1, 1]] + RBF SVM.
 
     ``gamma='auto'`` is LIBSVM's default :math:`1/\text{number of features}`; after
@@ -122,7 +123,7 @@ def _n_iter(model):
     return int(np.sum(est.n_iter_))
 
 
-def cv_point(name, log2C, log2gamma, n_folds, seed, tol, max_iter):
+def cv_point(name, log2C, log2gamma, n_folds, seed, tol, max_iter) -> dict:
     """5-fold CV accuracy of the scaled SMO model at :math:`(2^{\\log_2 C}, 2^{\\log_2\\gamma})`."""
     X, y = _data(name, "train")
     accs, iters = [], 0
@@ -138,7 +139,7 @@ def cv_point(name, log2C, log2gamma, n_folds, seed, tol, max_iter):
 
 
 def evaluate(name, mode, *, C=1.0, gamma="auto", scaled=True, solver="smo", n_folds=5,
-             seed=0, tol=1e-3, max_iter=None):
+             seed=0, tol=1e-3, max_iter=None) -> float:
     """Accuracy (fraction) as the guide measures it: on the test set, or LIBSVM's
     cross-validation rate (``svm-train -v``: correct predictions over all folds / n)."""
     X, y = _data(name, "train")
@@ -152,7 +153,7 @@ def evaluate(name, mode, *, C=1.0, gamma="auto", scaled=True, solver="smo", n_fo
     return correct / len(y)
 
 
-def best_point(log2C, log2gamma, acc):
+def best_point(log2C, log2gamma, acc) -> tuple[int, int]:
     """Index ``(i, j)`` of the best CV accuracy ``acc[i][j]`` (rows C, columns gamma);
     ties: smaller C, then smaller gamma."""
     acc = np.asarray(acc)
@@ -168,7 +169,7 @@ def _grid_tasks(name, cs, gs, config):
             for c in cs for g in gs]
 
 
-def run(config=CONFIG, root=None, backend=None, n_jobs=None):
+def run(config=CONFIG, root=None, backend=None, n_jobs=None) -> dict:
     """Run the three steps on every set and write ``svmguide.json``; return the results."""
     cs, gs = config["log2C"], config["log2gamma"]
     sets = config["sets"]
@@ -240,7 +241,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None):
     return finish(NAME, config, results, root)
 
 
-def main(argv=None):
+def main(argv=None) -> dict:
     return run_from_command_line(sys.modules[__name__], argv)
 
 

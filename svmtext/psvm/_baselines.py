@@ -10,10 +10,10 @@ boosting weights to LIBSVM as Weka does.
 """
 from __future__ import annotations
 
-from sklearn.base import BaseEstimator
-
 from typing import Self
+
 import numpy as np
+from sklearn.base import BaseEstimator
 from sklearn.svm import SVC
 
 from .._numba import njit
