@@ -38,17 +38,17 @@ import itertools
 import numbers
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .._validation import check_C, check_tol
+from .._validation import check_C, check_kernel_psd, check_tol, kernel_needs_check
 from ..base import labels_to_pm1
 from ..kernels import get_kernel, resolve_gamma
 from ._subproblem import Subproblems, objective_error
 
-__all__ = ["EnumeratedModel", "enumerate_models", "enumerate_subproblems", "prepare_problem",
-           "check_k", "child_bounds"]
+__all__ = ["EnumeratedModel", "enumerate_models", "enumerate_gram", "enumerate_subproblems",
+           "prepare_problem", "check_k", "child_bounds"]
 
 
 @dataclass
@@ -203,6 +203,8 @@ def enumerate_models(X, y, *, C=1.0, kernel="linear", k=None, gamma="scale", deg
     C : float
         Box constant (finite, positive).
     kernel : {'linear', 'rbf', 'poly', 'precomputed'} or callable
+        A callable, a precomputed matrix or a polynomial with ``coef0 < 0`` must be
+        positive semi-definite (checked on the first 300 points: ``ValueError``).
     k : int or None
         Stop after ``k`` models (top-:math:`k`); ``None``: every model.
     gamma, degree, coef0 : kernel parameters (as :class:`sklearn.svm.SVC`)
@@ -230,8 +232,39 @@ def enumerate_models(X, y, *, C=1.0, kernel="linear", k=None, gamma="scale", deg
     C = check_C(C, finite=True)
     tol = check_tol(tol)
     K, y_pm, _ = prepare_problem(X, y, kernel, gamma, degree, coef0)
-    return enumerate_subproblems(Subproblems(K, y_pm, C, tol, max_iter), k, warm_start,
-                                 lazy)
+    if kernel_needs_check(kernel, coef0):
+        check_kernel_psd(K, needed_by=_NEEDED_BY)
+    return enumerate_gram(K, y_pm, C, k, tol=tol, warm_start=warm_start, lazy=lazy,
+                          max_iter=max_iter)
+
+
+_NEEDED_BY = "EnumSV (the SVM dual on every subset, book: sec-enumsv-assumption)"
+
+#: Largest kernel scale :math:`\max_i K_{ii}` enumerated as it is (as ``svmtext.qp``'s).
+_MAX_SCALE = 1e3
+
+
+def enumerate_gram(K, y, C, k=None, *, tol=1e-6, warm_start=True, lazy=True,
+                   max_iter=10_000_000) -> Iterator[EnumeratedModel]:
+    r""":func:`enumerate_models` on a checked Gram matrix ``K`` and labels ``y`` in
+    :math:`\{-1, +1\}` (``C``, ``k`` and ``tol`` already validated).
+
+    A kernel of scale :math:`s = \max_i K_{ii} > 10^3` (features of scale
+    :math:`10^6` with a linear kernel: :math:`s \sim 10^{12}`, multipliers
+    :math:`\sim 10^{-12}`, below the bound test :math:`10^{-12}C`) is enumerated as
+    the same problem at unit scale, :math:`K/s` with the box :math:`sC` and
+    :math:`\alpha' = s\alpha` (:math:`W' = sW`: the same supports in the same order),
+    with the bound test :math:`10^{-12}\min(sC, 1)`; every model is mapped back
+    (:math:`\alpha = \alpha'/s`, :math:`W = W'/s`, the same :math:`b` and gap).
+    """
+    s = float(np.max(np.diag(K), initial=0.0))
+    if not s > _MAX_SCALE:
+        return enumerate_subproblems(Subproblems(K, y, C, tol, max_iter), k, warm_start,
+                                     lazy)
+    sub = Subproblems(K / s, y, C * s, tol, max_iter, bound_eps=1e-12 * min(C * s, 1.0))
+    return (replace(m, alpha=m.alpha / s, dual_coef=m.dual_coef / s,
+                    objective=m.objective / s, objective_error=m.objective_error / s)
+            for m in enumerate_subproblems(sub, k, warm_start, lazy))
 
 
 def child_bounds(sub, alpha, g, active, order) -> np.ndarray:

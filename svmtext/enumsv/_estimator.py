@@ -7,7 +7,8 @@ from typing import Self
 from sklearn.utils._param_validation import Interval
 
 from ..base import BaseSVC
-from ._enumerate import enumerate_models
+from .._validation import check_kernel_psd, kernel_needs_check
+from ._enumerate import _NEEDED_BY, enumerate_gram
 
 __all__ = ["EnumSVC"]
 
@@ -31,6 +32,8 @@ class EnumSVC(BaseSVC):
     C : float, default=1.0
         Box constant (finite).
     kernel : {'linear', 'poly', 'rbf'} or callable, default='linear'
+        A callable (or a polynomial with ``coef0 < 0``) must give positive semi-definite
+        Gram matrices (EnumSV's assumption); ``fit`` raises ``ValueError`` otherwise.
     degree, gamma, coef0 : kernel parameters
     k : int, default=10
         Number of models enumerated.
@@ -77,8 +80,10 @@ class EnumSVC(BaseSVC):
             raise ValueError(f"rank = {self.rank} exceeds k = {self.k}: only the top-k "
                              "models are enumerated")
         K = self._kernel_function()(X, X)
-        self.models_ = list(enumerate_models(K, y_pm, C=C, kernel="precomputed", k=self.k,
-                                             tol=self.tol, warm_start=self.warm_start))
+        if kernel_needs_check(self.kernel, self.coef0):
+            check_kernel_psd(K, needed_by=_NEEDED_BY)
+        self.models_ = list(enumerate_gram(K, y_pm, C, self.k, tol=self.tol,
+                                           warm_start=self.warm_start))
         self._X_fit, self._y_fit = X, y_pm
         return self.select(min(self.rank, len(self.models_)))
 

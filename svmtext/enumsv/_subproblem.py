@@ -74,12 +74,20 @@ class Subproblems:
         ``coarse_tol / 10``, ... before running SMO all the way to ``tol``.
     coarse_tol : float, default 1e-2
         The first gap at which SMO hands over to :meth:`polish`.
+    bound_eps : float, optional
+        The distance to a bound under which a multiplier counts as at it (the snap, the
+        bias and the gap); default :math:`10^{-12}C`, the book's rule
+        (:func:`svmtext.kkt.bias_tol`). A problem rescaled to a box far above its
+        multipliers passes its own.
     """
 
-    def __init__(self, K, y, C, tol, max_iter=10_000_000, polish=True, coarse_tol=1e-2):
+    def __init__(self, K, y, C, tol, max_iter=10_000_000, polish=True, coarse_tol=1e-2,
+                 bound_eps=None):
         self.K = np.ascontiguousarray(K, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.C, self.tol, self.max_iter = float(C), float(tol), int(max_iter)
+        # distance to a bound under which a multiplier counts as at it (snap, bias, gap)
+        self.eps = 1e-12 * self.C if bound_eps is None else float(bound_eps)
         self.n = len(self.y)
         self.n_solves = 0
         self.n_iter = 0          # SMO pair updates over all solves
@@ -99,7 +107,8 @@ class Subproblems:
 
     def bias(self, alpha, g, active) -> float:
         """The bias from the points of ``active`` only (:func:`svmtext.kkt.bias_from_gradient`)."""
-        return bias_from_gradient(g[active], alpha[active], self.y[active], self.C)
+        return bias_from_gradient(g[active], alpha[active], self.y[active], self.C,
+                                  self.eps)
 
     # -- solvers ---------------------------------------------------------------
     def _run_smo(self, alpha, g, active, tol):
@@ -115,7 +124,7 @@ class Subproblems:
     def gap(self, alpha, g, active) -> float:
         r"""The gap :math:`m(\alpha) - M(\alpha)` over the points of ``active``
         (:func:`svmtext.kkt.bias_interval`; 0 when nothing can move)."""
-        m, M = bias_interval(g[active], alpha[active], self.y[active], self.C)
+        m, M = bias_interval(g[active], alpha[active], self.y[active], self.C, self.eps)
         gap = m - M
         return float(gap) if np.isfinite(gap) and gap > 0 else 0.0
 
@@ -140,7 +149,7 @@ class Subproblems:
         result is returned as ``(alpha, g, gap)`` as soon as the gap over ``active`` is
         below ``tol`` -- SMO's own certificate -- and None after ``polish_rounds``.
         """
-        C, y, K, eps = self.C, self.y, self.K, 1e-12 * self.C
+        C, y, K, eps = self.C, self.y, self.K, self.eps
         act = np.flatnonzero(active)
         state = np.where(alpha[act] <= 0, 0, np.where(alpha[act] >= C, 2, 1))
         for _ in range(self.polish_rounds):
@@ -193,14 +202,14 @@ class Subproblems:
         return (*self.snap(alpha, g), gap)
 
     def snap(self, alpha, g, reference=None) -> tuple:
-        r"""Put multipliers within :math:`10^{-12}C` of a bound on it and update ``g``.
+        r"""Put multipliers within ``bound_eps`` (:math:`10^{-12}C`) of a bound on it and update ``g``.
 
         The book's rule for starting points (:func:`svmtext._validation.check_warm_start`),
         applied to every solution too, so that a rounding residue such as
         :math:`\alpha_j = 10^{-16}` never counts as a support vector.
         ``reference``: the multipliers ``g`` belongs to (default ``alpha`` before snapping).
         """
-        C, eps = self.C, 1e-12 * self.C
+        C, eps = self.C, self.eps
         new = np.where(alpha <= eps, 0.0, np.where(alpha >= C - eps, C, alpha))
         ref = alpha if reference is None else reference
         changed = np.flatnonzero(new != ref)
@@ -223,7 +232,7 @@ class Subproblems:
         updated for every changed multiplier. Returns new arrays.
         """
         y, C = self.y, self.C
-        eps = 1e-12 * C
+        eps = self.eps
         parent = alpha
         alpha = alpha.copy()
         s, need = y[i], alpha[i]
