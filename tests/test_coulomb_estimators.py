@@ -18,7 +18,7 @@ ESTIMATORS = [
     NuCoulombSVC(nu=0.3), CoulombSVC(), CoulombSVC(kernel=Plummer(softening=1.0, n=2)),
     CoulombSVC(kernel=Coulomb(self_potential="shell")), QuickSVC(rule="drop"),
     KappaSVC(), PSVC(), PSVC(kappa=0.5, kernel=Bridge(n=2)), LPSVC(),
-    OneEquationSVC(), QuickSVC(), EnergyQuantizer(),
+    OneEquationSVC(), QuickSVC(rule="floor"), EnergyQuantizer(),
 ]
 
 

@@ -183,3 +183,64 @@ def test_qp_on_features_of_scale_1e6_is_solved_rescaled():
     assert huge_box.fit_info_["dual_objective"] == pytest.approx(
         SMOSVC(kernel="linear", C=1.0, tol=1e-8).fit(X * 1e6, y).fit_info_["dual_objective"],
         rel=1e-6)
+
+
+def _rbf_problem(n=30, seed=3):
+    """A positive definite P (RBF) on two overlapping clouds, labels -1/+1."""
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    X = rng.normal(size=(n, 2)) + 0.8 * y[:, None]
+    return gram(X, kernel="rbf", gamma=0.5), y
+
+
+def test_coulomb_solvers_on_a_potential_matrix_of_scale_1e12():
+    """P and s P with s = 1e12 (features of scale 1e6, linear kernel) are the same
+    problems: the nu-SVM has the same charges and s times the multipliers; the p-SVM with
+    the box C/s has the charges alpha/s; the LP-SVM has the same optimal value. The
+    answers are unique (P and P^T P positive definite; an LP's value) and the solvers'
+    accuracy is the interior point's, 1e-6 relative."""
+    from svmtext.coulomb import solve_lp, solve_nu
+    from svmtext.coulomb.equalize import solve_p
+
+    P, y = _rbf_problem()
+    s = 1e12
+    nu1, nus = solve_nu(P, y, 0.4), solve_nu(s * P, y, 0.4)
+    assert nus.info["status"] == "optimal"
+    np.testing.assert_allclose(nus.alpha, nu1.alpha, atol=1e-6 / len(y))
+    assert nus.b == pytest.approx(s * nu1.b, rel=1e-5, abs=1e-6 * s)
+    assert nus.info["rho"] == pytest.approx(s * nu1.info["rho"], rel=1e-5)
+    p1, ps = solve_p(P, y, 1.0, solver="qp"), solve_p(s * P, y, 1.0 / s, solver="qp")
+    np.testing.assert_allclose(s * ps.alpha, p1.alpha, atol=1e-6)
+    assert ps.energy == pytest.approx(p1.energy, rel=1e-6)
+    lp1, lps = solve_lp(P, y), solve_lp(s * P, y)
+    assert lps.energy == pytest.approx(lp1.energy, rel=1e-9)
+    r = s * P @ (y * lps.alpha) - y                  # ||P q + phi||_1 at the answer
+    assert np.abs(r).sum() == pytest.approx(lps.energy, rel=1e-9)
+
+
+def test_energy_maximisation_refuses_an_indefinite_matrix():
+    from svmtext.coulomb import EnergyQuantizer, maximize_energy
+
+    P, _ = _rbf_problem()
+    with pytest.raises(ValueError, match="not positive semi-definite"):
+        maximize_energy(-P, 3)
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    with pytest.raises(ValueError, match="energy maximisation"):
+        EnergyQuantizer(kernel=lambda A, B: -(A @ B.T)).fit(X)
+
+
+def test_quick_svc_drops_the_conductors_inside_the_other_class_by_default():
+    """Two copies of a point with opposite labels: the floor charges the copy inside the
+    other class with beta/mu_min and it decides everywhere; the default drop reading
+    leaves it uncharged (book: sec-coulomb-fast)."""
+    from svmtext.coulomb import QuickSVC
+
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(-3, 0.5, (10, 2)), rng.normal(3, 0.5, (10, 2))]
+    y = np.r_[np.zeros(10), np.ones(10)]
+    Xd, yd = np.r_[X, X[:1], X[-1:]], np.r_[y, 1.0, 0.0]
+    drop = QuickSVC().fit(Xd, yd)
+    assert drop.rule == "drop" and np.mean(drop.predict(X) == y) == 1.0
+    assert drop.alpha_[-2:].tolist() == [0.0, 0.0]
+    floor = QuickSVC(rule="floor").fit(Xd, yd)
+    assert np.mean(floor.predict(X) == y) < 0.5

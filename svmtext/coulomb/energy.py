@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import check_C, check_dual_problem, check_psd, check_tol
-from ..qp import solve_box_qp
+from ..qp import _MAX_SCALE, solve_box_qp
 from .kernels import neutral_eigenvalues
 from ..smo import smo_solve
 
@@ -115,7 +115,9 @@ def solve_nu(P, y, nu) -> ChargeSolution:
     of the two charge totals, :math:`b = -\tfrac12(\varphi_{S^+} + \varphi_{S^-})` and
     :math:`\rho = \tfrac12(\varphi_{S^+} - \varphi_{S^-})` (``info``), with
     :math:`\varphi_{S^\pm}` the potential of the conductors still connected.
-    Feasible for :math:`0 < \nu \le 2\min(N_+, N_-)/N`.
+    Feasible for :math:`0 < \nu \le 2\min(N_+, N_-)/N`. A :math:`P` whose largest
+    entry :math:`s` exceeds :math:`10^3` is solved as :math:`P/s` (the same charges; the
+    multipliers, hence :math:`b` and :math:`\rho`, scaled back by :math:`s`).
     """
     P, y = check_dual_problem(P, y)
     n = len(y)
@@ -129,7 +131,12 @@ def solve_nu(P, y, nu) -> ChargeSolution:
     # totals are fixed (a subspace of the neutral charges)
     check_psd(Q, NEUTRAL_RTOL, "P (the coefficients of potential)", orthogonal_to=A,
               needed_by="the nu-SVM's energy (model 2, solved by interior point)")
-    sol = solve_box_qp(Q, np.zeros(n), A, [nu / 2, nu / 2], 0.0, C)
+    # the charges do not change when P is divided by s (only the energy and the
+    # multipliers do, by 1/s): a P of scale 1e12 (features of scale 1e6, linear kernel)
+    # is solved at unit scale, below which cvxopt's absolute tolerances stop
+    s = float(np.abs(P).max(initial=0.0))
+    s = s if s > _MAX_SCALE else 1.0
+    sol = solve_box_qp(Q / s, np.zeros(n), A, [nu / 2, nu / 2], 0.0, C)
     if sol.status != "optimal":
         raise ValueError(f"the interior-point solver of the nu-SVM ended with status "
                          f"{sol.status!r}, not 'optimal': no charges are returned; check "
@@ -138,7 +145,7 @@ def solve_nu(P, y, nu) -> ChargeSolution:
     phi = P @ (y * alpha)
     # stationarity y_i phi_i + lambda_{y_i} = 0 on connected conductors: the class
     # potentials are the multipliers of the two charge totals
-    lam = sol.eq_multipliers
+    lam = s * sol.eq_multipliers
     phi_plus, phi_minus = -float(lam[0]), float(lam[1])
     b = -0.5 * (phi_plus + phi_minus)
     rho = 0.5 * (phi_plus - phi_minus)

@@ -21,7 +21,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from .._validation import check_C, check_dual_problem, check_tol
-from ..qp import solve_box_qp
+from ..qp import _MAX_SCALE, solve_box_qp
 from ..smo import smo_solve
 from .energy import ChargeSolution, check_beta
 
@@ -51,16 +51,26 @@ def solve_p(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo"):
     :math:`\mu`; ``solver='qp'``: the interior point :func:`svmtext.qp.solve_box_qp`)
     solves it for kernels that are not positive definite. The constant
     potential is the least-squares one, :math:`b = \mathrm{mean}_i(\beta_iy_i - \varphi_i)`
-    (our choice; the source gives none).
+    (our choice; the source gives none). With ``solver='qp'`` a :math:`P` whose largest
+    entry :math:`s` exceeds :math:`10^3` is solved in :math:`\alpha' = s\alpha` with
+    :math:`P/s` and the box :math:`sC` (the same objective, at unit scale).
     """
     P, y = check_dual_problem(P, y)
     C = check_C(C, finite=True)
     beta = check_beta(beta, len(y))
     mu = mu_coefficients(P, y, beta)
     if solver == "qp":
-        H = (y[:, None] * y[None, :]) * (P.T @ P)
-        sol = solve_box_qp(H, -mu, y[None, :], [0.0], 0.0, C)
-        alpha = np.where(sol.x > 1e-6 * C, sol.x, 0.0)
+        # a P of scale s > 1e3 (features of scale 1e6, linear kernel: s ~ 1e12, alpha ~
+        # 1/s) is solved in alpha' = s alpha with P/s and the box sC: the same objective
+        s = float(np.abs(P).max(initial=0.0))
+        s = s if s > _MAX_SCALE else 1.0
+        Ps = P / s
+        H = (y[:, None] * y[None, :]) * (Ps.T @ Ps)
+        sol = solve_box_qp(H, -mu / s, y[None, :], [0.0], 0.0, C * s)
+        x = sol.x / s
+        # charges below 1e-6 of C (of the largest charge when rescaled) are zero
+        floor = 1e-6 * (C if s == 1.0 else min(C, float(x.max(initial=0.0))))
+        alpha = np.where(x > floor, x, 0.0)
         info = {"status": sol.status, "n_iter": sol.iterations}
     elif solver == "smo":
         res = smo_solve(P.T @ P, y, C, tol=check_tol(tol), p=mu, max_iter=max_iter)
@@ -115,18 +125,23 @@ def solve_lp(P, y, beta=1.0):
 
     i.e. :math:`\min\lVert Pq + \phi\rVert_1`, by scipy's ``linprog`` (HiGHS);
     ``info["certificate"]`` is :func:`lp_certificate`. The constant potential is the
-    median of :math:`\beta_iy_i - \varphi_i` (the :math:`\ell_1` choice; ours).
+    median of :math:`\beta_iy_i - \varphi_i` (the :math:`\ell_1` choice; ours). A
+    :math:`P` whose largest entry :math:`s` exceeds :math:`10^3` is solved in
+    :math:`\alpha' = s\alpha` with :math:`P/s` (the same potentials and objective).
     """
     P, y = check_dual_problem(P, y)
     n = len(y)
     beta = check_beta(beta, n)
-    c, A_ub, b_ub, A_eq, b_eq = _lp_matrices(P, y, beta)
+    # alpha' = s alpha with P/s: the same potentials and objective, at unit scale
+    s = float(np.abs(P).max(initial=0.0))
+    s = s if s > _MAX_SCALE else 1.0
+    c, A_ub, b_ub, A_eq, b_eq = _lp_matrices(P / s, y, beta)
     res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq,
                   bounds=[(0, None)] * (2 * n), method="highs")
     if res.status != 0:
         raise ValueError(f"the LP-SVM's linear programme failed: {res.message}")
     alpha = res.x[:n]
-    alpha = np.where(alpha > 1e-12 * max(1.0, alpha.max()), alpha, 0.0)
+    alpha = np.where(alpha > 1e-12 * max(1.0, alpha.max()), alpha, 0.0) / s
     r = P @ (y * alpha) - beta * y
     return ChargeSolution(alpha=alpha, b=-float(np.median(r)), energy=float(res.fun), info={
         "certificate": lp_certificate(res, c, A_ub, b_ub, A_eq, b_eq), "s": res.x[n:],

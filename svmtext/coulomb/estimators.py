@@ -294,10 +294,13 @@ class OneEquationSVC(_CoulombClassifier):
 
 class QuickSVC(_CoulombClassifier):
     r"""The quick-and-dirty charges :math:`\alpha_i = \beta/\mu_i`, with "keep
-    :math:`\mu_i \ge \mu_{\min}`" read as ``rule='floor'`` (:math:`\max(\mu_i, \mu_{\min})`)
-    or ``'drop'`` (no charge where :math:`\mu_i < \mu_{\min}`) (book: :ref:`sec-coulomb-fast`;
-    :func:`svmtext.coulomb.quick_and_dirty`). ``eps`` is the former name of ``mu_min``
-    (deprecated)."""
+    :math:`\mu_i \ge \mu_{\min}`" read as ``rule='drop'`` (the default: no charge where
+    :math:`\mu_i < \mu_{\min}`) or ``'floor'`` (:math:`\max(\mu_i, \mu_{\min})`) (book:
+    :ref:`sec-coulomb-fast`; :func:`svmtext.coulomb.quick_and_dirty`). The floor gives a
+    conductor surrounded by the other class -- an outlier, or one of two copies of a
+    point with opposite labels -- the largest charge :math:`\beta/\mu_{\min}`: worse than
+    chance at a small bound, as the book measures, hence not the default. ``eps`` is
+    the former name of ``mu_min`` (deprecated)."""
 
     _parameter_constraints = {**_CoulombClassifier._parameter_constraints,
                               "mu_min": [Interval(Real, 0.0, None, closed="neither")],
@@ -306,7 +309,7 @@ class QuickSVC(_CoulombClassifier):
                               "rule": [StrOptions({"floor", "drop"})],
                               "kappa": _KAPPA, "beta": _BETA}
 
-    def __init__(self, *, mu_min=1e-3, rule="floor", kappa=1.0, beta=1.0, kernel="rbf",
+    def __init__(self, *, mu_min=1e-3, rule="drop", kappa=1.0, beta=1.0, kernel="rbf",
                  degree=3, gamma="scale", coef0=0.0, eps="deprecated"):
         self.mu_min, self.rule, self.kappa, self.beta = mu_min, rule, kappa, beta
         self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0

@@ -21,6 +21,8 @@ import warnings
 
 import numpy as np
 
+from .._validation import check_psd
+
 __all__ = ["maximize_energy", "project_box_simplex"]
 
 
@@ -61,6 +63,11 @@ def maximize_energy(P, n_prototypes, alpha_min=1e-4, *, n_steps=2000, eta=None,
     k = int(n_prototypes)
     if not 1 <= k < n:
         raise ValueError(f"n_prototypes must lie in [1, N) = [1, {n}); got {n_prototypes!r}")
+    # the vertex property (prototypes = the conductors at the cap) and the step
+    # 1/lambda_max need a convex energy: P positive semi-definite on every charge
+    check_psd(P, name="P (the coefficients of potential)",
+              needed_by="energy maximisation (its maximum lies at a vertex, the prototypes, "
+              "only when the energy is convex)")
     cap = (1.0 - (n - k) * alpha_min) / k
     if eta is None:
         eta = 1.0 / float(np.linalg.eigvalsh((P + P.T) / 2)[-1])
