@@ -53,6 +53,7 @@ MATHJAX = ROOT / "_vendor" / "mathjax"
 REVEAL_VERSION = "4.6.1"
 REVEAL = ROOT / "_build" / "vendor" / "reveal.js"   # npm's copy, fetched once
 
+FAILED: list[str] = []   # chapters whose run stopped with an error (make_slides exits 1)
 SLIDE_TYPES = ("slide", "subslide", "fragment", "notes")
 WIDTH, HEIGHT = 1024, 768
 PRF_NAMES = {"definition": "Definition", "theorem": "Theorem", "lemma": "Lemma",
@@ -349,7 +350,7 @@ def slide_notebook(md: Path, executed=None):
             cells.append(nbformat.v4.new_markdown_cell(src, metadata=meta))
         elif cell.cell_type == "code":
             new = nbformat.v4.new_code_cell(cell.source, metadata=meta)
-            new.outputs = copy.deepcopy(outputs.get(cell.source.strip(), []))
+            new.outputs = slide_outputs(outputs.get(cell.source.strip(), []))
             show_code = "slide-code" in (cell.metadata.get("tags") or [])
             if not show_code:
                 new.metadata["tags"] = ["slide-hide-input"]
@@ -370,6 +371,15 @@ def slide_notebook(md: Path, executed=None):
     return out
 
 
+def slide_outputs(outs: list) -> list:
+    """What a slide shows of a cell's outputs: its figures when it drew any, else its
+    printed text and results; never an error or stderr."""
+    outs = [o for o in copy.deepcopy(outs) if o.get("output_type") != "error"
+            and not (o.get("output_type") == "stream" and o.get("name") == "stderr")]
+    figures = [o for o in outs if any(k.startswith("image/") for k in o.get("data", {}))]
+    return figures or outs
+
+
 def objectives(nb, conv: Converter) -> str:
     """The chapter's learning objectives (its "In this chapter" box) for the title slide."""
     for cell in nb.cells:
@@ -383,6 +393,7 @@ def execute(md: Path, timeout: int = 300):
     """Run the chapter (cwd book/) with nbclient; the notebook with its outputs."""
     import jupytext
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
 
     nb = jupytext.read(md)
     env_backend = os.environ.get("MPLBACKEND")
@@ -390,6 +401,11 @@ def execute(md: Path, timeout: int = 300):
     try:
         NotebookClient(nb, timeout=timeout, kernel_name="python3",
                        resources={"metadata": {"path": str(md.parent)}}).execute()
+    except CellExecutionError as err:   # the cells run so far keep their outputs
+        last = re.sub(r"\x1b\[[0-9;]*m", "", str(err).strip().splitlines()[-1])[:300]
+        FAILED.append(f"book/{md.name}: {last}")
+        print(f"make_slides: WARNING book/{md.name} stopped with an error; cells after it "
+              f"show no output in its deck: {last}", file=sys.stderr)
     finally:
         if env_backend is None:
             os.environ.pop("MPLBACKEND", None)
@@ -510,6 +526,10 @@ def main(argv=None) -> int:
     for md in args.chapters or chapters():
         deck = build(md.resolve(), args.out, not args.no_execute, args.executed)
         print(deck.relative_to(ROOT) if deck.is_relative_to(ROOT) else deck)
+    if FAILED:
+        print("make_slides: decks written, but these chapters did not run to the end:\n  "
+              + "\n  ".join(FAILED), file=sys.stderr)
+        return 1
     return 0
 
 
