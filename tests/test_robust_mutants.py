@@ -3,7 +3,9 @@
 * the residual of :math:`\\sum_i \\alpha_i y_i = 0` is an absolute value, whichever the sign;
 * duplicated points with opposite labels (curvature :math:`a_{ij} = 0`) are solved;
 * a step that lands on a bound by rounding leaves the multiplier *at* the bound;
-* the bound tolerance is the documented :math:`10^{-8}\\max(1, C)`.
+* the bound tolerance is the documented :math:`10^{-8}\\max(1, C)`;
+* the working-set selections and the step's statuses follow their definitions, and the
+  dense loop's gap is :math:`-\\infty` exactly when :math:`I_{up}` is empty.
 """
 import numpy as np
 import pytest
@@ -258,3 +260,79 @@ def test_max_up_and_wss2_scan_by_their_definitions():
     K_neg = np.array([0.2, 0.99, 0.2, 1.0])      # although its -b^2/a = -40.5 is the smallest
     j, _ = wss2_scan(3, 2.0, g_neg, y, status, movable, d, K_neg, 1e-12, 4)
     assert j == 2
+
+
+def _in_sets(y, status, movable):
+    """I_up and I_low from their definitions (book: sec-smo-optimality)."""
+    up = movable & (((y > 0) & (status != UPPER)) | ((y < 0) & (status != LOWER)))
+    low = movable & (((y > 0) & (status != LOWER)) | ((y < 0) & (status != UPPER)))
+    return up, low
+
+
+def test_max_up_and_wss2_scan_on_random_problems():
+    """The selections against their definitions on 300 random problems (index sets,
+    frozen points, gaps from 1e-2 to 1e2, curvatures on both sides of 1 and below 0):
+    ``i`` maximises -y G over I_up, ``j`` minimises -b^2/a over I_low with b > 0, first
+    index on ties; a scan whose screening lets a better later candidate through, or
+    that admits points outside the sets, picks another pair."""
+    from svmtext.smo._core import max_up, wss2_scan
+
+    rng = np.random.default_rng(0)
+    tau = 1e-12
+    for _ in range(300):
+        n = int(rng.integers(2, 10))
+        y = rng.choice([-1.0, 1.0], n)
+        status = rng.choice([LOWER, FREE, UPPER], n).astype(np.int8)
+        movable = rng.random(n) < 0.85
+        g = rng.normal(scale=rng.choice([1e-2, 1.0, 1e2]), size=n)
+        up, low = _in_sets(y, status, movable)
+        i, g_max = max_up(g, y, status, movable, n)
+        if up.any():
+            assert g_max == g[up].max() and i == int(np.flatnonzero(up & (g == g_max))[0])
+        else:
+            assert (i, g_max) == (-1, -np.inf)
+            continue
+        d = rng.uniform(0.05, 3.0, n)
+        K_i = rng.uniform(-1.0, 1.5, n)
+        j, g_min = wss2_scan(i, g_max, g, y, status, movable, d, K_i, tau, n)
+        assert g_min == g[low].min(initial=np.inf)
+        b = g_max - g
+        a = d[i] + d - 2 * K_i
+        a = np.where(a > 0, a, tau)
+        score = np.where(low & (b > 0), -b * b / a, np.inf)
+        assert j == (int(np.argmin(score)) if np.isfinite(score).any() else -1)
+
+
+@pytest.mark.parametrize("y_i, y_j", [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)])
+def test_a_step_stopped_by_the_box_sets_the_status_of_the_bound(y_i, y_j):
+    """Whichever multiplier the box stops lands on its bound with that bound's status:
+    i (in I_up) moves by y_i eta, so at C for y_i = +1 and at 0 for y_i = -1; j moves by
+    -y_j eta, so at 0 for y_j = +1 and at C for y_j = -1."""
+    C = 1.0
+    for stop in ("i", "j"):
+        y = np.array([y_i, y_j])
+        # room of the stopped one 0.25, of the other 0.5; an unconstrained step of 10
+        room = {"i": 0.25, "j": 0.5} if stop == "i" else {"i": 0.5, "j": 0.25}
+        alpha = np.array([C - room["i"] if y_i > 0 else room["i"],
+                          room["j"] if y_j > 0 else C - room["j"]])
+        status = np.full(2, FREE, dtype=np.int8)
+        g = np.array([10.0, 0.0])
+        eta = two_variable_step(0, 1, g, y, alpha, status, 1.0, C, C)
+        assert eta == 0.25
+        k = 0 if stop == "i" else 1
+        at = (C if y[k] > 0 else 0.0) if k == 0 else (0.0 if y[k] > 0 else C)
+        assert alpha[k] == at and status[k] == (UPPER if at == C else LOWER)
+        assert status[1 - k] == FREE
+
+
+def test_dense_smo_gap_is_minus_inf_exactly_when_I_up_is_empty():
+    """``gap = -inf`` when no multiplier can move up (one class at 0), ``+inf`` when
+    SMO is given no step although I_up is not empty (its first index 0 included)."""
+    K = np.eye(3)
+    y = -np.ones(3)                                 # one class, alpha = 0: I_up empty
+    n_iter, gap = smo_dense(K, y, np.zeros(3), y.copy(), np.ones(3, bool), 3, 1.0, 1e-3)
+    assert (n_iter, gap) == (0, -np.inf)
+    y = np.array([1.0, -1.0, -1.0])                 # I_up = {0} at alpha = 0
+    n_iter, gap = smo_dense(K, y, np.zeros(3), y.copy(), np.ones(3, bool), 3, 1.0, 1e-3,
+                            max_iter=0)
+    assert (n_iter, gap) == (0, np.inf)
