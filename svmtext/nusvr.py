@@ -43,6 +43,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from ._validation import check_kernel_psd, kernel_needs_check
 from .svr import SMOSVR
 
 __all__ = ["NuSMOSVR", "nu_smo_solve", "NuSMOResult"]
@@ -213,6 +214,8 @@ class NuSMOSVR(SMOSVR):
         """Solve the ν-SVR dual on the Gram matrix and keep the support vectors."""
         X, z = self._validated(X, y)
         K = self._gram(X)
+        if kernel_needs_check(self.kernel, self.coef0):
+            check_kernel_psd(K, needed_by="the nu-SVR dual")
         res = nu_smo_solve(K, z, self.C, self.nu, tol=self.tol, max_iter=self.max_iter)
         self._publish(X, res.alpha, res.b)
         self.epsilon_ = res.epsilon
