@@ -219,9 +219,34 @@ def test_every_assignment_has_a_hand_graded_derivation():
         assert "**Solution.**" in text and "(derivation, graded by hand)" in text, name
 
 
-def test_smo_data_come_from_the_students_id():
-    text = build.masters()["smo"].read_text(encoding="utf-8")
-    assert 'STUDENT_ID = "' in text and "random_state=seed" in text
+@pytest.mark.parametrize("name", NAMES)
+def test_data_come_from_the_students_id(name):
+    text = build.masters()[name].read_text(encoding="utf-8")
+    assert 'STUDENT_ID = "0"' in text and "hashlib.sha256(STUDENT_ID.encode())" in text
+    assert re.search(r"random_state=seed|default_rng\(seed\)|range\(seed, ", text), name
+
+
+OTHER_IDS = ["s1234567", "jane.doe"]
+
+
+@FULL
+@pytest.mark.parametrize("name", NAMES)
+def test_solution_passes_for_other_student_ids(generated, name):
+    """The tests compare with references computed from the student's own data, so the
+    solution keeps full marks whatever the ID (no answer fixed by one data set)."""
+    import contextlib
+    import io
+
+    folder = generated / name
+    cells = _cells(build.solution_notebook(folder))
+    assert sum('STUDENT_ID = "0"' in c for c in cells) == 1
+    for sid in OTHER_IDS:
+        mine = [c.replace('STUDENT_ID = "0"', f'STUDENT_ID = "{sid}"') for c in cells]
+        with contextlib.redirect_stdout(io.StringIO()):
+            scores = build.grade_in_process(None, build.autograder_zip(folder), cells=mine)
+        total = scores.pop("total")
+        assert total["score"] == total["max_score"], (sid, {q: s["score"] for q, s in
+                                                            scores.items()})
 
 
 BUG_CASES = [(name, label) for name in NAMES for label, *_ in planted_bugs.BUGS.get(name, [])]
