@@ -90,3 +90,19 @@ def test_committed_cache_is_current_and_complete():
                 for edge in e["chosen"]["edges"]:
                     assert edge["reason"] in ("lattice ends", "round limit")
     assert res["task_seconds"]["total"]["cpu"] > 0
+
+
+def test_kappa_p_lattice_contains_the_p_svm():
+    """The chapter flags a local minimum when the kappa-p-SVM's search ends above the
+    p-SVM's CV error: that needs kappa = 1 on the kappa-p lattice, the same C lattice,
+    and the kappa-p-SVM at kappa = 1 to be the p-SVM (same charges, same CV error)."""
+    axes = T.CONFIG["axes"]
+    assert 1.0 in axes["kappa-p"]["kappa"] and axes["kappa-p"]["C"] == axes["p"]["C"]
+    X, y, Xte, yte = T.realisation("heart", 0, 60, T.CONFIG["seed"])
+    P, G = T.kernel_pair("RBF", {"s": 1.0}, X, Xte)
+    kw = {"tol": T.CONFIG["smo_tol"], "max_iter": T.CONFIG["smo_max_iter"]}
+    a_p, b_p = T.fit_machine("p", {"C": 1.0}, P, y, **kw)
+    a_kp, b_kp = T.fit_machine("kappa-p", {"kappa": 1.0, "C": 1.0}, P, y, **kw)
+    np.testing.assert_array_equal(a_p, a_kp)
+    assert b_p == b_kp
+    assert T.test_error((a_p, b_p), G, y, yte) == T.test_error((a_kp, b_kp), G, y, yte)
