@@ -336,3 +336,25 @@ def test_dense_smo_gap_is_minus_inf_exactly_when_I_up_is_empty():
     n_iter, gap = smo_dense(K, y, np.zeros(3), y.copy(), np.ones(3, bool), 3, 1.0, 1e-3,
                             max_iter=0)
     assert (n_iter, gap) == (0, np.inf)
+
+
+def test_status_of_reads_the_bounds_inclusively():
+    """``_status_of`` (the EcoSVM reads its statuses from alpha with it): exactly 0 is
+    LOWER and exactly C is UPPER; a rounding residue beyond a bound is put on it."""
+    from svmtext.smo._core import _status_of
+
+    C = 0.7
+    alpha = np.array([0.0, 0.35, C, -1e-17, C + 1e-16])
+    status = [int(_status_of(alpha, k, C)) for k in range(len(alpha))]
+    assert status == [LOWER, FREE, UPPER, LOWER, UPPER]
+    assert alpha.tolist() == [0.0, 0.35, C, 0.0, C]
+
+
+@pytest.mark.parametrize("g", [np.array([0.0, 0.0]), np.array([0.0, 1.0])])
+def test_a_pair_that_does_not_violate_makes_no_step(g):
+    """b = -y_i G_i + y_j G_j <= 0: no step, eta = 0 returned, nothing changed."""
+    y = np.array([1.0, -1.0])
+    alpha = np.array([0.3, 0.3])
+    status = np.full(2, FREE, dtype=np.int8)
+    eta = two_variable_step(0, 1, g, y, alpha, status, 1.0, 1.0, 1.0)
+    assert eta == 0.0 and alpha.tolist() == [0.3, 0.3] and status.tolist() == [FREE, FREE]
