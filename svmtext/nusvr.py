@@ -214,7 +214,8 @@ class NuSMOSVR(SMOSVR):
         """Solve the ν-SVR dual on the Gram matrix and keep the support vectors."""
         X, z = self._validated(X, y)
         K = self._gram(X)
-        if kernel_needs_check(self.kernel, self.coef0):
+        if self.kernel != "precomputed" and kernel_needs_check(self.kernel, self.coef0):
+            # a callable kernel, as SMOSVR's (a precomputed matrix is the caller's)
             check_kernel_psd(K, needed_by="the nu-SVR dual")
         res = nu_smo_solve(K, z, self.C, self.nu, tol=self.tol, max_iter=self.max_iter)
         self._publish(X, res.alpha, res.b)
