@@ -39,19 +39,18 @@ Chang, C.-C. and Lin, C.-J. (2011). LIBSVM: a library for support vector machine
 """
 from __future__ import annotations
 
+from numbers import Real
 from typing import Self
-
-from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_kernel_psd, kernel_needs_check
 from .base import KERNEL_CONSTRAINTS, KernelParamsMixin
 from .smo import GramColumns, KernelColumns, smo_solve
-from .smo._wss import RULES
+from .smo._estimator import SMO_CONSTRAINTS
 
 __all__ = ["SMOSVR", "StackedColumns", "svr_problem"]
 
@@ -166,15 +165,9 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "C": [Interval(Real, 0.0, None, closed="neither")],
-        "epsilon": [Interval(Real, 0.0, None, closed="left")],
         **KERNEL_CONSTRAINTS,
-        "kernel": [StrOptions({"linear", "poly", "rbf", "precomputed"}), callable],
-        "tol": [Interval(Real, 0.0, None, closed="neither")],
-        "selection": [StrOptions(set(RULES))],
-        "shrinking": ["boolean"],
-        "cache_size": [Interval(Real, 0.0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 0, None, closed="left"), None],
+        **SMO_CONSTRAINTS,
+        "epsilon": [Interval(Real, 0.0, None, closed="left")],
     }
 
     def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", degree=3, gamma="scale",

@@ -24,6 +24,17 @@ from ._columns import GramColumns, KernelColumns
 from ._solver import smo_solve
 from ._wss import RULES
 
+#: The parameters of an estimator fitted by :func:`~svmtext.smo.smo_solve` (SMOSVC, SMOSVR).
+SMO_CONSTRAINTS = {
+    "C": [Interval(Real, 0.0, None, closed="neither")],   # SMO needs a finite box
+    "kernel": [StrOptions({"linear", "poly", "rbf", "precomputed"}), callable],
+    "tol": [Interval(Real, 0.0, None, closed="neither")],
+    "selection": [StrOptions(set(RULES))],
+    "shrinking": ["boolean"],
+    "cache_size": [Interval(Real, 0.0, None, closed="neither")],
+    "max_iter": [Interval(Integral, 0, None, closed="left"), None],
+}
+
 __all__ = ["SMOSVC"]
 
 
@@ -93,13 +104,7 @@ class SMOSVC(BaseSVC):
 
     _parameter_constraints = {
         **BaseSVC._parameter_constraints,
-        "C": [Interval(Real, 0.0, None, closed="neither")],   # SMO needs a finite box
-        "kernel": [StrOptions({"linear", "poly", "rbf", "precomputed"}), callable],
-        "tol": [Interval(Real, 0.0, None, closed="neither")],
-        "selection": [StrOptions(set(RULES))],
-        "shrinking": ["boolean"],
-        "cache_size": [Interval(Real, 0.0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 0, None, closed="left"), None],
+        **SMO_CONSTRAINTS,
         "dtype": [StrOptions({"float64", "float32"})],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "probability": ["boolean"],
