@@ -358,3 +358,47 @@ def test_a_pair_that_does_not_violate_makes_no_step(g):
     status = np.full(2, FREE, dtype=np.int8)
     eta = two_variable_step(0, 1, g, y, alpha, status, 1.0, 1.0, 1.0)
     assert eta == 0.0 and alpha.tolist() == [0.3, 0.3] and status.tolist() == [FREE, FREE]
+
+
+def test_vectorised_passes_by_their_definitions():
+    """``_min_pair``, ``_max`` and ``_scores`` (the dense loop's passes, unrolled by four)
+    against NumPy on every length 0..11 (each position modulo 4 holding the extreme),
+    with entries beyond ``m`` that must not be read, and curvatures below 0, in (0, 1)
+    and above 1."""
+    from svmtext.smo._core import _max, _min_pair, _scores
+
+    rng = np.random.default_rng(1)
+    tau = 1e-12
+    for m in range(12):
+        for _ in range(10):
+            a, b = rng.normal(size=m + 4), rng.normal(size=m + 4)
+            a[m:], b[m:] = -1e3, -1e3                 # beyond m: smaller, never read
+            assert _min_pair(a, b, m) == (a[:m].min(initial=np.inf), b[:m].min(initial=np.inf))
+            a[m:] = 1e3
+            assert _max(a, m) == a[:m].max(initial=-np.inf)
+            g = rng.normal(size=m)
+            low = np.where(rng.random(m) < 0.7, 0.0, np.inf)
+            d = rng.uniform(0.05, 2.0, m)
+            K_i = rng.uniform(-1.0, 1.5, m)
+            g_max, d_i = 1.0 + abs(rng.normal()), float(rng.uniform(0.05, 2.0))
+            g_low, score = np.empty(m), np.empty(m)
+            _scores(g, low, d, K_i, d_i, g_max, tau, g_low, score, m)
+            x = g + low
+            bb = np.maximum(g_max - x, 0.0)
+            curv = d_i + d - 2.0 * K_i
+            np.testing.assert_array_equal(g_low, x)
+            np.testing.assert_array_equal(score, -(bb * bb) / np.where(curv > 0, curv, tau))
+
+
+@pytest.mark.parametrize("C", [1e-3, 1e3])
+def test_compiled_bias_tolerance_is_relative_to_C(C):
+    """The compiled bias counts a multiplier within 1e-12 C of a bound as at it, as
+    :func:`svmtext.kkt.bias_from_gradient` does, for C far from 1."""
+    from svmtext.smo._core import bias
+
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    g = np.array([0.4, -0.2, 1.3, 0.9])
+    for off in (1e-14 * C, 1e-10 * C):              # within and beyond 1e-12 C
+        alpha = np.array([C - off, off, 0.5 * C, 0.0])
+        expected = bias_from_gradient(g, alpha, y, C)
+        assert bias(g, alpha, y, np.ones(4, bool), 4, C) == pytest.approx(expected, abs=1e-15)
