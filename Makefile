@@ -18,7 +18,7 @@ endif
 export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage mutation bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel test-lab book-student slides
+.PHONY: help venv book test test-unit test-portable test-chapters experiments recertify smoke-coverage experiments-smoke lint coverage mutation bench lab notebooks fetch-data fresh-check clean assignments grade test-assignments test-pages check-zip wheel test-lab book-student slides export-manual
 
 help:
 	@echo "make book   build the HTML book into _build/html (executes every chapter)"
@@ -37,6 +37,7 @@ help:
 	@echo "make notebooks STUDENT=1  every chapter without its solutions in _build/student-notebooks"
 	@echo "make assignments  student notebooks + autograders (otter-grader) in _build/assignments"
 	@echo "make grade A=smo SUBMISSIONS=dir  grade a class's notebooks (CSV in dir; TIMEOUT=300 ROSTER=csv SANDBOX=1)"
+	@echo "make export-manual SUBMISSIONS=dir  PDFs of the hand-graded answers (dir/manual, offline)"
 	@echo "make wheel  the svmtext wheel students install (_build/wheel)"
 	@echo "make book-student  the student edition (no exercise solutions) in _build/student/_build/html"
 	@echo "make test-pages  every built page in headless Chromium (after make book)"
@@ -208,6 +209,11 @@ TIMEOUT ?= 300
 grade: $(STAMP)
 	$(PY) assignments/make_assignments.py grade $(A) $(SUBMISSIONS) --out _build/assignments \
 	    --jobs $(JOBS) --timeout $(TIMEOUT) $(if $(ROSTER),--roster $(ROSTER)) $(if $(SANDBOX),--sandbox)
+
+# PDFs of the hand-graded (derivation) answers of a class, offline: SUBMISSIONS/manual/*.pdf
+# (assignments/export_manual.py: otter's filtering, the vendored MathJax, headless Chromium).
+export-manual: $(STAMP) $(MATHJAX)
+	$(PY) assignments/export_manual.py $(SUBMISSIONS)
 
 # The autograder zip of assignment A unzipped into a fresh venv (its own svmtext wheel
 # and otter-grader from the package index), grading A's solution there.
