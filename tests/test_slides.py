@@ -84,6 +84,10 @@ def test_margin_deck_in_headless_chromium(tmp_path):
     reason = _why_not()
     if reason:
         pytest.skip(reason)
+    try:
+        make_slides.vendor_reveal()        # once: npm pack reveal.js into _build/vendor
+    except (RuntimeError, OSError) as err:
+        pytest.skip(f"reveal.js could not be fetched: {err}")
     import check_slides
     import jupytext
 
