@@ -74,13 +74,11 @@ class Quiz:
         letter = self._answer(number, answer)
         ok = self.correct(number, answer)
         if not letter:
-            print(f"Question {number}: no answer yet (write q{number} = \"a\", \"b\", \"c\" or "
-                  "\"d\" and run the cell again).")
+            print(f"Question {number}: no answer yet (q{number} = \"a\", \"b\", \"c\" or \"d\").")
         elif ok:
             print(f"Question {number}: ({letter}) is correct.")
         else:
-            print(f"Question {number}: ({letter}) is not the answer; reread the section "
-                  "and try again.")
+            print(f"Question {number}: ({letter}) is not the answer; reread and retry.")
         return ok
 
     def score(self, answers: Mapping[int, str], verbose: bool = True) -> int:
