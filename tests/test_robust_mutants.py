@@ -402,3 +402,15 @@ def test_compiled_bias_tolerance_is_relative_to_C(C):
         alpha = np.array([C - off, off, 0.5 * C, 0.0])
         expected = bias_from_gradient(g, alpha, y, C)
         assert bias(g, alpha, y, np.ones(4, bool), 4, C) == pytest.approx(expected, abs=1e-15)
+
+
+def test_compiled_bias_without_any_live_multiplier_is_zero():
+    """No free multiplier and both ends of [m, M] open (no live point): b = 0, the bias
+    rule's value for no multipliers at all."""
+    from svmtext.smo._core import bias
+
+    y = np.array([1.0, -1.0])
+    g = np.array([0.4, -0.2])
+    alpha = np.array([0.5, 0.5])
+    assert bias_from_gradient(g[:0], alpha[:0], y[:0], 1.0) == 0.0
+    assert bias(g, alpha, y, np.zeros(2, bool), 2, 1.0) == 0.0
