@@ -43,6 +43,38 @@ def test_touching_shells_are_positive_definite_on_neutral_charges(dim):
     np.testing.assert_allclose(k.radii2(X) * 4, Coulomb(dim=dim).radii2(X))
 
 
+@pytest.mark.parametrize("dim", [2, 3])
+def test_repeated_points_get_coincident_shells(dim):
+    """delta_i is over distinct points: a repeated point keeps a positive radius, and
+    two coincident shells have mutual coefficient g(a_i^2) = their self-potential;
+    the matrix is then singular (two equal rows), still PSD on neutral charges."""
+    X = np.random.default_rng(dim).normal(size=(30, dim))
+    Xd = np.vstack([X, X[:1]])
+    k = Coulomb(self_potential="shell")
+    P = potential_matrix(Xd, k)[0]
+    r2 = k.radii2(Xd)
+    assert np.all(np.isfinite(P)) and np.all(r2 > 0)
+    assert r2[0] == r2[-1]
+    np.testing.assert_allclose(P[0, -1], P[0, 0], rtol=1e-12)
+    np.testing.assert_allclose(P[0], P[-1], rtol=1e-12)
+    top = np.linalg.eigvalsh(P)[-1]
+    assert neutral_min_eigenvalue(P) >= -1e-12 * top
+    # the distinct points' block is the matrix without the repeat
+    np.testing.assert_allclose(P[:-1, :-1], potential_matrix(X, k)[0], rtol=1e-12)
+
+
+def test_p_svm_charges_conductors_inside_the_other_class():
+    """Against the source's "outliers get a small alpha_i": with beta = 1 the
+    conductors with psi_i < 0 get more charge on average than the others."""
+    X, y = _data(20, seed=3)
+    X[:3] -= 2.5                    # three + points deep inside the - class
+    clf = PSVC(kernel="rbf", gamma=0.5, C=10.0).fit(X, y)
+    P = np.exp(-0.5 * ((X[:, None] - X[None]) ** 2).sum(-1))
+    psi = y * (P @ y)
+    assert np.any(psi < 0)
+    assert clf.alpha_[psi < 0].mean() > clf.alpha_[psi > 0].mean()
+
+
 def test_coulomb_dim_is_taken_from_the_data_or_refused():
     X, y = _data()
     P = potential_matrix(X, Coulomb(self_potential="shell"))[0]

@@ -12,7 +12,7 @@ the batteries :math:`\phi_i = -\beta_iy_i` is
     E(\alpha) = \tfrac12 q^\top P q + \phi^\top q
               = \tfrac12\sum_{i,j}\alpha_i\alpha_j y_iy_jP_{ij} - \sum_i\beta_i\alpha_i .
 
-Model 2 (no batteries, :math:`\beta = 0`) with :math:`0 \le \alpha_i \le 1/N` and
+Model 2 (no batteries, :math:`\beta = 0`) with :math:`0 \le \alpha_i \le 1/n` and
 :math:`\sum_{S^+}\alpha_i = \sum_{S^-}\alpha_i = \nu/2` is the :math:`\nu`-SVM; model 3
 (:math:`\beta_i = 1`, :math:`0 \le \alpha_i \le C`, :math:`\sum_i y_i\alpha_i = 0`) is
 the C-SVM, whose :math:`E` is LIBSVM's :math:`-W(\alpha)`.
@@ -45,7 +45,7 @@ class NonConvexWarning(UserWarning):
 @dataclass
 class ChargeSolution:
     r"""Charges at an optimum: :math:`\alpha`, the constant potential :math:`b` of
-    :math:`\varphi(x) = \sum_i q_i G(x_i, x) + b`, the energy, and what the solver reports."""
+    :math:`\varphi(x) = \sum_i q_i k(x_i, x) + b`, the energy, and what the solver reports."""
 
     alpha: np.ndarray
     b: float
@@ -115,7 +115,7 @@ def solve_nu(P, y, nu) -> ChargeSolution:
     of the two charge totals, :math:`b = -\tfrac12(\varphi_{S^+} + \varphi_{S^-})` and
     :math:`\rho = \tfrac12(\varphi_{S^+} - \varphi_{S^-})` (``info``), with
     :math:`\varphi_{S^\pm}` the potential of the conductors still connected.
-    Feasible for :math:`0 < \nu \le 2\min(N_+, N_-)/N`. A :math:`P` whose largest
+    Feasible for :math:`0 < \nu \le 2\min(n_+, n_-)/n`. A :math:`P` whose largest
     entry :math:`s` exceeds :math:`10^3` is solved as :math:`P/s` (the same charges; the
     multipliers, hence :math:`b` and :math:`\rho`, scaled back by :math:`s`).
     """
@@ -236,7 +236,7 @@ def charge_flow(P, y, nu, *, n_steps=5000, eta=None, energy_tol=None):
     Start from the uniform charge :math:`\alpha_i = (\nu/2)/|S^{y_i}|`; each step moves
     charge against the potential, :math:`\alpha \leftarrow \Pi(\alpha - \eta\,
     y\odot\varphi)`, :math:`\varphi = Pq`, where :math:`\Pi` (:func:`project_class_charges`)
-    keeps each class's total charge and the bounds :math:`[0, 1/N]` (a conductor at a
+    keeps each class's total charge and the bounds :math:`[0, 1/n]` (a conductor at a
     bound is disconnected). :math:`\eta = 1/\lambda_{\max}(P)` by default.
     Returns ``(alpha, energies)``; stops early when successive energies differ by less
     than ``energy_tol``.

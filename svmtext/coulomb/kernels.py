@@ -1,16 +1,17 @@
 r"""Kernels from physics: coefficients of potential of charged conductors
 (book: :ref:`sec-coulomb-kernels`).
 
-An isotropic kernel :math:`G(a, b) = g(\lVert a - b\rVert^2)` gives the
+An isotropic kernel :math:`k(a, b) = g(\lVert a - b\rVert^2)` gives the
 coefficients of potential :math:`P_{ij} = g(\lVert x_i - x_j\rVert^2)` of conductors
-at :math:`x_1, \dots, x_N`; the self-potential of conductor :math:`i` is that of a
+at :math:`x_1, \dots, x_n`; the self-potential of conductor :math:`i` is that of a
 sphere of radius :math:`a_i`, :math:`P_{ii} = g(a_i^2)`, with
-:math:`r_i = \min_{j \ne i}\lVert x_i - x_j\rVert` the distance to its nearest
-neighbour and
+:math:`\delta_i = \min\{\lVert x_i - x_j\rVert : x_j \ne x_i\}` the distance to its nearest
+distinct neighbour (the source's :math:`r_i`; a repeated point is skipped, so two
+coincident conductors get the same radius and :math:`P_{ij} = g(a_i^2)`) and
 
-* ``self_potential='nearest'`` (the source's): :math:`a_i = r_i`, a sphere that reaches
+* ``self_potential='nearest'`` (the source's): :math:`a_i = \delta_i`, a sphere that reaches
   its neighbour's centre;
-* ``'shell'`` (the book's): :math:`a_i = r_i/2`, spheres that at most touch. For the
+* ``'shell'`` (the book's): :math:`a_i = \delta_i/2`, spheres that at most touch. For the
   Coulomb potential :math:`P` is then the energy matrix of uniformly charged shells
   (shell theorem and mean-value property) and positive definite (for :math:`d \le 2`
   on neutral charges); book: :ref:`sec-coulomb-shell`;
@@ -21,7 +22,7 @@ point :math:`x` due to conductor :math:`j` is
 
 .. math::
 
-    G_j(x) = g\bigl(\max(\lVert x - x_j\rVert^2,\ a_j^2)\bigr),
+    k_j(x) = g\bigl(\max(\lVert x - x_j\rVert^2,\ a_j^2)\bigr),
 
 which reproduces :math:`P` on the conductors themselves. Three profiles:
 
@@ -29,8 +30,8 @@ which reproduces :math:`P` on the conductors themselves. Three profiles:
 
     g_{\mathrm{Coulomb}}(z) = z^{1 - d/2}\ (d \ge 3),\quad -\tfrac12\ln z\ (d = 2),
     \quad -\sqrt z\ (d = 1), \qquad
-    g_{\mathrm{Plummer}}(z) = (z + \ell^2)^{-n/2}, \qquad
-    g_{\mathrm{bridge}}(z) = (c - z/2)^{n},\ c \ge c_0 = \tfrac12\max_{i,j}\lVert x_i - x_j\rVert^2 .
+    g_{\mathrm{Plummer}}(z) = (z + \ell^2)^{-\chi/2}, \qquad
+    g_{\mathrm{bridge}}(z) = (c - z/2)^{\chi},\ c \ge c_0 = \tfrac12\max_{i,j}\lVert x_i - x_j\rVert^2 .
 
 Each kernel object is a callable ``k(X, Y=None)`` usable as the ``kernel`` of any
 scikit-learn estimator: the conductors are the rows of ``Y`` (of ``X`` when ``Y`` is
@@ -58,12 +59,12 @@ __all__ = ["Coulomb", "Plummer", "Bridge", "nearest_sq_distances", "bridge_c0",
            "potential_matrix", "scale_self_potential", "neutral_min_eigenvalue",
            "neutral_eigenvalues", "SELF_POTENTIALS"]
 
-#: Self-potential rules: conductor radius r_i (the source's), r_i/2 (touching shells), 0.
+#: Self-potential rules: conductor radius delta_i (the source's r_i), delta_i/2 (shells), 0.
 SELF_POTENTIALS = ("nearest", "shell", "centre")
 
 
 def nearest_sq_distances(Y) -> np.ndarray:
-    r""":math:`r_j^2 = \min_{k \ne j,\ x_k \ne x_j}\lVert x_j - x_k\rVert^2`, the squared
+    r""":math:`\delta_j^2 = \min_{k \ne j,\ x_k \ne x_j}\lVert x_j - x_k\rVert^2`, the squared
     radius of conductor :math:`j` (duplicates are skipped; a lone point gets 1)."""
     # differences, not the Gram identity: a point's distance to itself and to its
     # copies is then exactly 0 (the identity leaves rounding residues ~1e-16 that would
@@ -76,13 +77,13 @@ def nearest_sq_distances(Y) -> np.ndarray:
 
 
 def bridge_c0(X) -> float:
-    r""":math:`c_0 = \max\{z/2 : z = \lVert x_i - x_j\rVert^2 \text{ or } z = r_i^2\}`
+    r""":math:`c_0 = \max\{z/2 : z = \lVert x_i - x_j\rVert^2 \text{ or } z = \delta_i^2\}`
     (the source's definition; the maximum is a pairwise distance)."""
     return 0.5 * float(squared_distances(X).max(initial=0.0))
 
 
 class _PhysicsKernel:
-    """Shared machinery: ``g`` applied to ``max(distance^2, r_j^2)``."""
+    """Shared machinery: ``g`` applied to ``max(distance^2, a_j^2)``."""
 
     self_potential: str
 
@@ -100,8 +101,8 @@ class _PhysicsKernel:
                              f"got {self.self_potential!r}")
 
     def radii2(self, Y):
-        """Squared conductor radii :math:`a_j^2` of the rows of ``Y``: :math:`r_j^2`
-        (``'nearest'``), :math:`r_j^2/4` (``'shell'``) or 0 (``'centre'``)."""
+        r"""Squared conductor radii :math:`a_j^2` of the rows of ``Y``: :math:`\delta_j^2`
+        (``'nearest'``), :math:`\delta_j^2/4` (``'shell'``) or 0 (``'centre'``)."""
         Y = np.asarray(Y, float)
         if self.self_potential == "centre":
             return np.zeros(len(Y))
@@ -132,8 +133,8 @@ class Coulomb(_PhysicsKernel):
     with :math:`z = r^2`. ``dim=None`` takes :math:`d` = the number of features of the
     conductors (the rows the kernel is fitted on): the potential is harmonic, and the
     shell theorem holds, only in the space's own dimension. The self-potential is
-    ``'nearest'`` (the source's, :math:`P_{ii} = g(r_i^2)`) or ``'shell'``
-    (:math:`P_{ii} = g(r_i^2/4)`, touching shells: positive definite, for
+    ``'nearest'`` (the source's, :math:`P_{ii} = g(\delta_i^2)`) or ``'shell'``
+    (:math:`P_{ii} = g(\delta_i^2/4)`, touching shells: positive definite, for
     :math:`d \le 2` on neutral charges); :math:`g(0)` is infinite.
     Book: :ref:`sec-coulomb-kernels`, :ref:`sec-coulomb-shell`.
     """
@@ -173,12 +174,12 @@ class Coulomb(_PhysicsKernel):
 
 @dataclass(frozen=True)
 class Plummer(_PhysicsKernel):
-    r"""The Plummer potential :math:`g(z) = (z + \ell^2)^{-n/2}` with the softening length
-    :math:`\ell` = ``softening`` > 0 and ``n`` > 0.
+    r"""The Plummer potential :math:`g(z) = (z + \ell^2)^{-\chi/2}` with the softening length
+    :math:`\ell` = ``softening`` > 0 and the exponent :math:`\chi` = ``n`` > 0.
 
     Completely monotonic in :math:`z`, hence positive definite with the self-potential
-    ``'centre'`` (:math:`P_{ii} = g(0) = \ell^{-n}`); the source's ``'nearest'``
-    (:math:`P_{ii} = g(r_i^2)`) lowers the diagonal. ``eps`` is the former name of
+    ``'centre'`` (:math:`P_{ii} = g(0) = \ell^{-\chi}`); the source's ``'nearest'``
+    (:math:`P_{ii} = g(\delta_i^2)`) lowers the diagonal. ``eps`` is the former name of
     ``softening`` (deprecated: a FutureWarning). Book: :ref:`sec-coulomb-kernels`.
     """
 
@@ -204,7 +205,7 @@ class Plummer(_PhysicsKernel):
 
 @dataclass(frozen=True)
 class Bridge(_PhysicsKernel):
-    r"""The polynomial bridge :math:`g(z) = (c - z/2)^n`, a positive integer ``n``.
+    r"""The polynomial bridge :math:`g(z) = (c - z/2)^\chi`, a positive integer ``n`` = :math:`\chi`.
 
     ``c='auto'`` is :math:`c_0` of the conductors (:func:`bridge_c0`), the source's
     choice. On neutral charge distributions (:math:`\sum_i q_i = 0`) the case
@@ -276,7 +277,7 @@ def neutral_min_eigenvalue(P) -> float:
 
 def neutral_eigenvalues(P) -> np.ndarray:
     r"""Eigenvalues (ascending) of :math:`P` restricted to the neutral charge
-    distributions :math:`\{q : \sum_i q_i = 0\}`, an :math:`(N-1)`-dimensional subspace."""
+    distributions :math:`\{q : \sum_i q_i = 0\}`, an :math:`(n-1)`-dimensional subspace."""
     P = np.asarray(P, float)
     n = len(P)
     # Householder reflection H (H 1 = -sqrt(n) e_1): rows/columns 2..n of H P H are P
