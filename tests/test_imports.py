@@ -4,6 +4,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import pytest
+
 import svmtext
 from svmtext.experiments._code import PACKAGE_DIR, imported_modules
 
@@ -77,3 +79,14 @@ def test_every_module_is_in_the_graph():
     assert "svmtext.experiments._code" in graph and "svmtext.smo._core" in graph
     assert all(Path(PACKAGE_DIR.parent, *m.split(".")).with_suffix(".py").exists()
                or Path(PACKAGE_DIR.parent, *m.split("."), "__init__.py").exists() for m in graph)
+
+
+def test_lazy_names_and_their_errors():
+    import svmtext
+    # every exported name is listed by dir() and resolves (submodules and classes are
+    # imported on first access)
+    assert set(svmtext.__all__) <= set(dir(svmtext))
+    assert svmtext.SMOSVC.__module__.startswith("svmtext.smo")
+    assert svmtext.kkt.__name__ == "svmtext.kkt"
+    with pytest.raises(AttributeError, match="module 'svmtext' has no attribute 'SVCC'"):
+        svmtext.SVCC  # noqa: B018
