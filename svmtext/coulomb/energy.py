@@ -53,7 +53,7 @@ class ChargeSolution:
     info: dict = field(default_factory=dict)
 
     @property
-    def support(self):
+    def support(self) -> np.ndarray:
         """Charged conductors, :math:`\\alpha_i > 0`."""
         return np.flatnonzero(self.alpha > 0)
 
@@ -83,7 +83,7 @@ def _snap(alpha, C, rel=1e-6):
     return np.where(alpha >= C - eps, C, alpha) if np.isfinite(C) else alpha
 
 
-def class_potentials(v, alpha, y, C):
+def class_potentials(v, alpha, y, C) -> tuple[float, float]:
     r"""The common value :math:`s_\pm` of :math:`y_i\varphi_i` on the connected (free)
     conductors of each class; without free ones, the middle of the interval the KKT
     conditions allow (:math:`y_i\varphi_i \le s` at :math:`C`, :math:`\ge s` at 0).
@@ -209,7 +209,7 @@ def solve_battery(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo
                                 "n_iter": sol.iterations})
 
 
-def project_class_charges(v, y, C, totals, iters=200):
+def project_class_charges(v, y, C, totals, iters=200) -> np.ndarray:
     r"""Euclidean projection of ``v`` onto :math:`\{0 \le \alpha_i \le C,\
     \sum_{S^+}\alpha_i = t_+,\ \sum_{S^-}\alpha_i = t_-\}`: per class
     :math:`\alpha_i = \mathrm{clip}(v_i - \tau, 0, C)` with the shift :math:`\tau` found
@@ -229,7 +229,7 @@ def project_class_charges(v, y, C, totals, iters=200):
     return out
 
 
-def charge_flow(P, y, nu, *, n_steps=5000, eta=None, energy_tol=None):
+def charge_flow(P, y, nu, *, n_steps=5000, eta=None, energy_tol=None) -> tuple[np.ndarray, np.ndarray]:
     r"""Charges flowing within :math:`S^+` and within :math:`S^-` down the energy
     (projected gradient, book: :ref:`sec-coulomb-flow`).
 

@@ -29,14 +29,14 @@ __all__ = ["solve_p", "solve_lp", "lp_certificate", "jacobi", "solve_one_equatio
            "quick_and_dirty", "mu_coefficients"]
 
 
-def mu_coefficients(P, y, beta=1.0):
+def mu_coefficients(P, y, beta=1.0) -> np.ndarray:
     r""":math:`\mu_i = y_i\sum_j P_{ij}y_j\beta_j` (the source writes
     :math:`\beta_i\sum_j y_iy_jP_{ij}`, the same for equal :math:`\beta`)."""
     P, y = check_dual_problem(P, y)
     return y * (P @ (y * check_beta(beta, len(y))))
 
 
-def solve_p(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo"):
+def solve_p(P, y, C=1.0, beta=1.0, *, tol=1e-3, max_iter=None, solver="smo") -> ChargeSolution:
     r"""The p-SVM: the least-squares potential difference (book: :ref:`sec-coulomb-psvm`).
 
     .. math::
@@ -95,7 +95,7 @@ def _lp_matrices(P, y, beta):
     return c, A_ub, b_ub, A_eq, np.zeros(1)
 
 
-def lp_certificate(res, c, A_ub, b_ub, A_eq, b_eq):
+def lp_certificate(res, c, A_ub, b_ub, A_eq, b_eq) -> dict:
     r"""Optimality certificate of a HiGHS answer from its dual values.
 
     With scipy's signs (:math:`\lambda_{ub} \le 0`, lower-bound multipliers
@@ -114,7 +114,7 @@ def lp_certificate(res, c, A_ub, b_ub, A_eq, b_eq):
             "sign_violation": float(max(lam_ub.max(initial=0.0), -lam_lo.min(initial=0.0)))}
 
 
-def solve_lp(P, y, beta=1.0):
+def solve_lp(P, y, beta=1.0) -> ChargeSolution:
     r"""The LP-SVM of section 2.4.1 (book: :ref:`sec-coulomb-lp`).
 
     .. math::
@@ -148,7 +148,7 @@ def solve_lp(P, y, beta=1.0):
         "n_iter": int(res.nit)})
 
 
-def jacobi(P_off, kappa, rhs, *, tol=1e-12, max_iter=100_000):
+def jacobi(P_off, kappa, rhs, *, tol=1e-12, max_iter=100_000) -> tuple[np.ndarray, int, float]:
     r"""Jacobi iteration for :math:`(\tilde P + D)q = r`, :math:`D = \mathrm{diag}(\kappa)`:
     :math:`q \leftarrow D^{-1}(r - \tilde Pq)` until :math:`\lVert(\tilde P + D)q - r\rVert_\infty`
     < ``tol``. Converges when :math:`\kappa_i > \sum_{j\ne i}|\tilde P_{ij}|` (strict
@@ -167,7 +167,7 @@ def jacobi(P_off, kappa, rhs, *, tol=1e-12, max_iter=100_000):
                      "is the matrix strictly diagonally dominant?")
 
 
-def solve_one_equation(P, y, beta=1.0, *, kappa0=None, n_bisect=40, tol=1e-10):
+def solve_one_equation(P, y, beta=1.0, *, kappa0=None, n_bisect=40, tol=1e-10) -> ChargeSolution:
     r"""The SVM by solving one equation (book: :ref:`sec-coulomb-fast`).
 
     :math:`P = \tilde P + \kappa_0 I` with :math:`\tilde P` the off-diagonal part; the

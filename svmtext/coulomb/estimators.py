@@ -354,7 +354,7 @@ class EnergyQuantizer(_ConductorMixin, ClusterMixin, BaseEstimator):
         self.kernel, self.degree, self.gamma, self.coef0 = kernel, degree, gamma, coef0
         self.eps = eps
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None) -> EnergyQuantizer:
         """Find the prototypes among the rows of ``X``."""
         self._validate_params()
         X = validate_data(self, X, dtype=np.float64)
@@ -373,7 +373,7 @@ class EnergyQuantizer(_ConductorMixin, ClusterMixin, BaseEstimator):
         self.labels_ = self.predict(X)
         return self
 
-    def predict(self, X):
+    def predict(self, X) -> np.ndarray:
         """Index of the nearest prototype."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)

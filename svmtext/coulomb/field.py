@@ -16,7 +16,7 @@ from ..plotting import CLASS_COLORS, grid_2d
 __all__ = ["plot_field", "conductor_sizes"]
 
 
-def conductor_sizes(alpha, smax=160.0, smin=14.0):
+def conductor_sizes(alpha, smax=160.0, smin=14.0) -> np.ndarray:
     r"""Marker areas proportional to :math:`\alpha_i`, from ``smin`` (the smallest
     positive charge may be tiny) to ``smax`` for the largest; 0 for uncharged."""
     alpha = np.asarray(alpha, float)
@@ -27,7 +27,7 @@ def conductor_sizes(alpha, smax=160.0, smin=14.0):
 
 
 def plot_field(potential, X, y, alpha, ax=None, *, resolution=160, vmax=2.0,
-               levels=(-1.0, 0.0, 1.0), title=None):
+               levels=(-1.0, 0.0, 1.0), title=None) -> plt.Artist:
     r"""Heat map of ``potential`` (a callable :math:`x \mapsto \varphi(x) + b`, or a fitted
     estimator with ``decision_function``) over the box of ``X``, equipotentials at
     ``levels``, and the conductors ``X`` with charges ``alpha`` and labels ``y``

@@ -152,7 +152,7 @@ class Coulomb(_PhysicsKernel):
             raise ValueError(f"dim must be a positive integer or None (the number of "
                              f"features); got {self.dim!r}")
 
-    def resolve(self, X):
+    def resolve(self, X) -> Coulomb:
         if self.dim is not None:
             return self
         if np.ndim(X) != 2 or np.shape(X)[1] < 1:

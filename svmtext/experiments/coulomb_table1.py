@@ -141,7 +141,7 @@ SOURCE_TABLE = {
 }
 
 
-def realisation(dataset, r, n_train, seed, n_fit=None):
+def realisation(dataset, r, n_train, seed, n_fit=None) -> tuple[np.ndarray, ...]:
     """Training and test sets of realisation ``r``: a seeded permutation of the pool,
     first ``n_train`` points to train (of which the first ``n_fit`` are used, default
     all), the rest test; standardised by the statistics of the points trained on."""
@@ -154,7 +154,7 @@ def realisation(dataset, r, n_train, seed, n_fit=None):
     return Z[tr], y[tr].astype(float), Z[te], y[te].astype(float)
 
 
-def kernel_pair(kernel, params, Xtr, Xte):
+def kernel_pair(kernel, params, Xtr, Xte) -> tuple[np.ndarray, np.ndarray]:
     """``P`` of the training conductors and ``G`` (test x train)."""
     d = Xtr.shape[1]
     if kernel == "RBF":
@@ -175,12 +175,12 @@ def kernel_pair(kernel, params, Xtr, Xte):
     return P, G
 
 
-def energy_matrix(machine, params, P):
+def energy_matrix(machine, params, P) -> np.ndarray:
     """The matrix whose energy the machine's charges see: :math:`\\kappa P` or :math:`P`."""
     return scale_self_potential(P, params["kappa"]) if "kappa" in params else P
 
 
-def fit_machine(machine, params, P, y, tol, max_iter, solver="qp"):
+def fit_machine(machine, params, P, y, tol, max_iter, solver="qp") -> tuple[np.ndarray, float] | None:
     """``(alpha, b)`` of one machine, or None if it cannot be trained."""
     M = energy_matrix(machine, params, P)
     with warnings.catch_warnings():
@@ -200,13 +200,13 @@ def fit_machine(machine, params, P, y, tol, max_iter, solver="qp"):
     return sol.alpha, sol.b
 
 
-def relative_neutral_min(M):
+def relative_neutral_min(M) -> float:
     """Smallest eigenvalue of ``M`` on neutral charges over its largest there."""
     ev = neutral_eigenvalues(M)
     return float(ev[0] / max(abs(ev[-1]), 1e-300))
 
 
-def test_error(fit, G, ytr, yte):
+def test_error(fit, G, ytr, yte) -> float | None:
     """% misclassified test points (None when the machine could not be trained)."""
     if fit is None:
         return None
@@ -224,7 +224,7 @@ def _since(t):
 
 
 def cv_task(dataset, kernel, kparams, machine, mparams, n_train, n_cv_sets, n_folds, seed,
-            tol, max_iter, solver):
+            tol, max_iter, solver) -> dict:
     """Mean k-fold CV error over the first ``n_cv_sets`` training sets of one setting
     (None if any fit fails), the smallest relative neutral eigenvalue met, and the
     task's own wall and CPU seconds."""
@@ -246,7 +246,7 @@ def cv_task(dataset, kernel, kparams, machine, mparams, n_train, n_cv_sets, n_fo
 
 
 def test_task(dataset, kernel, kparams, machine, mparams, realisations, n_train, seed, tol,
-              max_iter, solver, n_fit=None):
+              max_iter, solver, n_fit=None) -> dict:
     """Test errors of one setting on the given realisations (trained on the first
     ``n_fit`` training points), with the relative neutral eigenvalue of each fit."""
     t = _clock()
@@ -300,7 +300,7 @@ def _best(results):
     return min(ok)[1] if ok else None
 
 
-def select(config, cells, root=None, backend=None, n_jobs=None, stop_after=None):
+def select(config, cells, root=None, backend=None, n_jobs=None, stop_after=None) -> tuple[dict, list, dict]:
     """Adaptive lattice search of every cell; returns ``{cell: summary}`` and the rounds."""
     common = {"n_train": config["n_train"], "seed": config["seed"], "tol": config["smo_tol"],
               "max_iter": config["smo_max_iter"], "solver": config["solver"],
@@ -402,7 +402,7 @@ def _summary(errs, lam):
     return out
 
 
-def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None):
+def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None) -> dict:
     """Lattice search, test runs and the IDA-size variant; write ``coulomb_table1.json``.
 
     ``stop_after`` is passed to the first round's :func:`~svmtext.experiments._tasks.run_tasks`
