@@ -68,6 +68,12 @@ def test_myst_rewriting():
         conv.markdown("```{figure} a.png\nA picture\n```\n", 3)
     with pytest.raises(make_slides.SlideError, match="unknown label"):
         conv.markdown("{ref}`sec-no-such-section`", 1)
+    glued = make_slides.Converter("coulomb", glue={"acc": "0.91234", "n": "7"})
+    assert glued.markdown("{glue:text}`acc:.2f` with {glue:text}`n` of them", 1) == \
+        "0.91 with 7 of them"
+    with pytest.raises(make_slides.SlideError, match="did not glue"):
+        glued.markdown("{glue:text}`missing`", 1)
+    assert make_slides.Converter("coulomb").markdown("{glue}`acc`", 1) == "⟨acc⟩"
 
 
 def _why_not() -> str | None:

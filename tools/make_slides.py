@@ -23,7 +23,8 @@ shows its source as well. Each deck opens with a title slide (the chapter's head
 MyST markup that nbconvert's Markdown renderer does not know is rewritten: section labels
 are dropped, ``{cite}`` becomes author and year (book/references.bib), ``{ref}`` the
 section's title, ``{eq}`` the equation's number in its chapter (labelled display equations
-carry it as ``\\tag``), ``prf:`` blocks and admonitions become a bold heading and their
+carry it as ``\\tag``), ``{glue}`` the value glued by the chapter's run, ``prf:``
+blocks and admonitions become a bold heading and their
 body. Any other directive, and any cell from an exercise's solution, is refused with the
 chapter and line named, so that a deck never shows raw markup or a solution.
 
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import html
 import os
 import re
 import shutil
@@ -149,8 +151,9 @@ def _targets(book: Path) -> dict[str, dict]:
 class Converter:
     """MyST markup of one chapter's markdown cells -> Markdown that nbconvert renders."""
 
-    def __init__(self, chapter: str, book: Path = BOOK):
+    def __init__(self, chapter: str, book: Path = BOOK, glue: dict | None = None):
         self.chapter = chapter
+        self.glue = glue     # myst-nb's glued values of a run of the chapter (None: not run)
         self.bib = _bib_labels(book / "references.bib")
         self.targets = _targets(book)
         self.titles = {}
@@ -199,6 +202,21 @@ class Converter:
             return f"({n})"
         return f"({n}) of “{self.titles.get(ch, ch)}”"
 
+    def _glue(self, arg: str, where: str) -> str:
+        """A glued value (``key`` or ``key:format``), as the book shows it."""
+        key, _, fmt = arg.partition(":")
+        if self.glue is None:         # the chapter was not run (--no-execute)
+            return f"⟨{key}⟩"
+        if key not in self.glue:
+            self._fail(where, f"{{glue}} of {key!r}, which the chapter's run did not glue")
+        text = self.glue[key]
+        if fmt:
+            try:
+                text = format(float(text), fmt)
+            except ValueError:
+                self._fail(where, f"{{glue}} format {fmt!r} for the value {text!r}")
+        return text
+
     def roles(self, text: str, where: str) -> str:
         def sub(m):
             role, arg = m.group(1), m.group(2)
@@ -210,6 +228,8 @@ class Converter:
                 return self._ref(arg, where)
             if role == "eq":
                 return self._eq(arg, where)
+            if role in ("glue", "glue:", "glue:text", "glue:any", "glue:md"):
+                return self._glue(arg, where)
             if role == "math":
                 return f"${arg}$"
             if role in ("code", "samp", "file", "kbd"):
@@ -324,13 +344,20 @@ def slide_notebook(md: Path, executed=None):
     import nbformat
 
     nb = jupytext.read(md)
-    conv = Converter(md.stem, md.parent)
-    starts = _first_lines(md, nb)
-    outputs = {}
+    outputs, glue = {}, None
     if executed is not None:
+        glue = {}
         for c in executed.cells:
             if c.cell_type == "code":
                 outputs.setdefault(c.source.strip(), c.get("outputs", []))
+                for o in c.get("outputs", []):
+                    rec = (o.get("metadata") or {}).get("scrapbook")
+                    if rec:
+                        data = o.get("data", {})
+                        key = rec.get("mime_prefix", "") + "text/plain"
+                        glue[rec["name"]] = str(data.get(key, "")).strip("'\"")
+    conv = Converter(md.stem, md.parent, glue)
+    starts = _first_lines(md, nb)
     title = conv.titles.get(md.stem, md.stem)
     cells = [nbformat.v4.new_markdown_cell(
         f'<div class="svmtext-title">\n\n# {title}\n\n{objectives(nb, conv)}'
@@ -363,6 +390,7 @@ def slide_notebook(md: Path, executed=None):
             caption = ((cell.metadata.get("mystnb") or {}).get("figure") or {}).get("caption")
             if caption:
                 first = re.split(r"(?<=[.!?])\s", " ".join(caption.split()), maxsplit=1)[0]
+                first = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(first, quote=False))
                 cells.append(nbformat.v4.new_markdown_cell(
                     f'<p class="svmtext-caption">{first}</p>', metadata=cont))
     out = nbformat.v4.new_notebook(cells=cells, metadata={
@@ -375,7 +403,8 @@ def slide_outputs(outs: list) -> list:
     """What a slide shows of a cell's outputs: its figures when it drew any, else its
     printed text and results; never an error or stderr."""
     outs = [o for o in copy.deepcopy(outs) if o.get("output_type") != "error"
-            and not (o.get("output_type") == "stream" and o.get("name") == "stderr")]
+            and not (o.get("output_type") == "stream" and o.get("name") == "stderr")
+            and "scrapbook" not in (o.get("metadata") or {})]
     figures = [o for o in outs if any(k.startswith("image/") for k in o.get("data", {}))]
     return figures or outs
 
