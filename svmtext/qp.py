@@ -122,16 +122,31 @@ def check_separable(K, y) -> bool:
     return True
 
 
+#: Tolerances tried in turn when cvxopt breaks down: pushed to 1e-12, the interior point can
+#: step past its last well-conditioned iterate (a square root of a negative slack, "domain
+#: error") on problems that it solves to 1e-10 or 1e-8 without complaint.
+_FALLBACK_TOLERANCES = (1e-10, 1e-8)
+
+
 def _run_qp(hard, *args):
-    """cvxopt's QP; its numerical breakdowns become a ``ValueError`` that says why."""
-    try:
-        return cvxopt.solvers.qp(*args, options=_CVXOPT_OPTIONS)
-    except (ArithmeticError, ValueError) as exc:
-        why = ("the classes are separable only with a vanishing margin (nearly "
-               "inseparable data); use a finite C" if hard else
-               "the problem is numerically degenerate (check the kernel and C)")
-        raise ValueError(f"the SVM quadratic programme could not be solved: {why} "
-                         f"(cvxopt: {exc})") from exc
+    """cvxopt's QP; its numerical breakdowns become a ``ValueError`` that says why.
+
+    A breakdown at the default tolerances (1e-12) is retried at each of
+    ``_FALLBACK_TOLERANCES``; the caller's status check and polishing apply as usual.
+    """
+    options = [_CVXOPT_OPTIONS] + [dict(_CVXOPT_OPTIONS, abstol=t, reltol=t, feastol=t)
+                                   for t in _FALLBACK_TOLERANCES]
+    for k, opts in enumerate(options):
+        try:
+            return cvxopt.solvers.qp(*args, options=opts)
+        except (ArithmeticError, ValueError) as exc:
+            if k + 1 < len(options):
+                continue
+            why = ("the classes are separable only with a vanishing margin (nearly "
+                   "inseparable data); use a finite C" if hard else
+                   "the problem is numerically degenerate (check the kernel and C)")
+            raise ValueError(f"the SVM quadratic programme could not be solved: {why} "
+                             f"(cvxopt: {exc})") from exc
 
 
 def _polish(alpha, K, y, C, at_bound):

@@ -171,3 +171,16 @@ def test_nearly_inseparable_hard_margin_raises_clearly():
         solve_dual(gram(X, kernel="rbf", gamma=1.0), y, None)
     assert solve_dual(gram(X, kernel="rbf", gamma=1.0), y,
                       1.0).kkt_violation < 1e-6
+
+
+def test_primal_survives_a_breakdown_at_the_tightest_tolerance():
+    """Two overlapping clouds on which cvxopt's interior point, pushed to 1e-12, takes the
+    square root of a negative slack ("domain error"): the primal is solved at a looser
+    tolerance and agrees with the dual."""
+    from svmtext.datasets import make_two_clouds
+
+    X, y = make_two_clouds(20, 0.4, random_state=1657615078)
+    p = solve_primal(X, y, C=1.0)
+    d = solve_dual(X @ X.T, y, 1.0, X=X)
+    assert abs(p.objective - d.objective) <= 1e-6 * max(1.0, d.objective)
+    np.testing.assert_allclose(p.w, d.w, atol=1e-5)
