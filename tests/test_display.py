@@ -19,3 +19,16 @@ def test_pipes_in_headers_and_cells_are_escaped():
 def test_row_length_must_match():
     with pytest.raises(ValueError, match="2 values for 3 columns"):
         markdown_table([[1, 2]], ["a", "b", "c"])
+
+
+def test_empty_and_boolean_cells_and_one_format_per_column():
+    md = markdown_table([[None, True, 3.14159]], ["a", "b", "c"], ".3g")
+    assert md.splitlines()[2] == "|  | True | 3.14 |"          # None is an empty cell
+    with pytest.raises(ValueError, match="floatfmt has 2 entries for 3 columns"):
+        markdown_table([[1, 2, 3]], ["a", "b", "c"], [".2f", ".2f"])
+
+
+def test_table_renders_the_same_markdown():
+    from svmtext.display import table
+    rows, columns = [[1, 0.5]], ["n", "x"]
+    assert table(rows, columns, ".2f").data == markdown_table(rows, columns, ".2f")
