@@ -1,0 +1,62 @@
+"""The experiments' shared command line and memory meter (svmtext.experiments._cli,
+svmtext.experiments._memory)."""
+import sys
+import time
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from svmtext.experiments import _cli
+from svmtext.experiments._memory import Meter, reset_peak, status_kb
+
+
+def _demo(grid: bool):
+    calls = []
+
+    def run(config, root=None, backend=None, n_jobs=None):
+        calls.append({"config": config, "root": root, "backend": backend, "n_jobs": n_jobs})
+        return {"n": config["n"]}
+
+    def run_plain(config, root=None):
+        calls.append({"config": config, "root": root})
+        return {"n": config["n"]}
+
+    module = types.SimpleNamespace(NAME="demo", CONFIG={"n": 10}, SMOKE_CONFIG={"n": 2},
+                                   run=run if grid else run_plain)
+    return module, calls
+
+
+def test_smoke_runs_the_reduced_configuration_in_a_temporary_folder():
+    module, calls = _demo(grid=True)
+    assert _cli.run_from_command_line(module, ["--smoke", "--n-jobs", "3"]) == {"n": 2}
+    (call,) = calls
+    assert call["config"] == {"n": 2} and call["n_jobs"] == 3 and call["backend"] is None
+    assert not Path(call["root"]).exists()               # the temporary folder is gone
+    assert _cli.run_from_command_line(module, ["--backend", "threading"]) == {"n": 10}
+    assert calls[-1]["root"] == _cli.RESULTS and calls[-1]["backend"] == "threading"
+
+
+def test_grid_options_are_refused_by_a_single_pipeline(capsys):
+    module, calls = _demo(grid=False)
+    with pytest.raises(SystemExit):
+        _cli.run_from_command_line(module, ["--n-jobs", "2"])
+    assert "demo runs no task grid: --n-jobs does not apply" in capsys.readouterr().err
+    assert not calls
+    assert _cli.run_from_command_line(module, ["--smoke"]) == {"n": 2}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_meter_measures_time_cpu_and_the_peak_of_its_block():
+    assert status_kb("VmRSS") > 0 and status_kb("NoSuchKey") is None
+    with Meter() as idle:
+        time.sleep(0.05)
+    assert idle.seconds >= 0.05 and idle.cpu_seconds < idle.seconds
+    with Meter() as busy:
+        block = np.ones(64 * 2 ** 20 // 8)             # 64 MB, every page touched
+        del block
+    if reset_peak():                                   # the kernel lets the peak be reset
+        assert busy.peak_mb >= 60
+    else:
+        assert busy.peak_mb is None
