@@ -414,3 +414,12 @@ def test_compiled_bias_without_any_live_multiplier_is_zero():
     alpha = np.array([0.5, 0.5])
     assert bias_from_gradient(g[:0], alpha[:0], y[:0], 1.0) == 0.0
     assert bias(g, alpha, y, np.zeros(2, bool), 2, 1.0) == 0.0
+
+
+def test_dense_smo_stopped_by_max_iter_with_I_up_not_empty_reports_a_finite_gap():
+    """Two points, one step (max_iter = 1): after it both are in I_up, the first index
+    first, so the gap reported is not the -inf of an empty I_up."""
+    y = np.array([1.0, -1.0])
+    n_iter, gap = smo_dense(np.eye(2), y, np.zeros(2), y.copy(), np.ones(2, bool), 2, 10.0,
+                            1e-3, max_iter=1)
+    assert n_iter == 1 and np.isfinite(gap) and gap >= 0
