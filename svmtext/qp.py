@@ -122,20 +122,23 @@ def check_separable(K, y) -> bool:
     return True
 
 
-#: Tolerances tried in turn when cvxopt breaks down: pushed to 1e-12, the interior point can
-#: step past its last well-conditioned iterate (a square root of a negative slack, "domain
-#: error") on problems that it solves to 1e-10 or 1e-8 without complaint.
-_FALLBACK_TOLERANCES = (1e-10, 1e-8)
+#: Tolerances tried in turn by the linear primal when cvxopt breaks down. Its objective is
+#: singular in b and the slacks, and pushed to 1e-12 the interior point can step past its
+#: last well-conditioned iterate (the square root of a negative slack, "domain error") on
+#: problems that it solves to 1e-10 or 1e-8 without complaint. The dual solvers do not
+#: retry: there a breakdown reports an ill-conditioned kernel matrix, which a looser
+#: tolerance would hide.
+_PRIMAL_FALLBACK_TOLERANCES = (1e-10, 1e-8)
 
 
-def _run_qp(hard, *args):
+def _run_qp(hard, *args, fallback=()):
     """cvxopt's QP; its numerical breakdowns become a ``ValueError`` that says why.
 
-    A breakdown at the default tolerances (1e-12) is retried at each of
-    ``_FALLBACK_TOLERANCES``; the caller's status check and polishing apply as usual.
+    A breakdown at the default tolerances (1e-12) is retried at each tolerance of
+    ``fallback``; the caller's status check applies as usual.
     """
     options = [_CVXOPT_OPTIONS] + [dict(_CVXOPT_OPTIONS, abstol=t, reltol=t, feastol=t)
-                                   for t in _FALLBACK_TOLERANCES]
+                                   for t in fallback]
     for k, opts in enumerate(options):
         try:
             return cvxopt.solvers.qp(*args, options=opts)
@@ -305,7 +308,8 @@ def solve_primal(X, y, C=None) -> PrimalSolution:
     if np.isfinite(C):
         q[d + 1:] = C
     m = cvxopt.matrix
-    res = _run_qp(np.isinf(C), m(P), m(q), m(G), m(h))
+    fallback = () if np.isinf(C) else _PRIMAL_FALLBACK_TOLERANCES   # hard margin: report
+    res = _run_qp(np.isinf(C), m(P), m(q), m(G), m(h), fallback=fallback)
     if res["status"] not in ("optimal", "unknown"):
         raise ValueError(f"the primal QP failed: cvxopt status {res['status']!r}")
     u = np.array(res["x"]).ravel()
