@@ -226,7 +226,7 @@ def solve_one_equation(P, y, beta=1.0, *, kappa0=None, n_bisect=40, tol=1e-10) -
         "n_iter": n_iter, "residual": residual, "min_alpha": float(alpha.min())})
 
 
-def quick_and_dirty(P, y, beta=1.0, mu_min=1e-3, rule="floor", *, eps=None) -> ChargeSolution:
+def quick_and_dirty(P, y, beta=1.0, mu_min=1e-3, rule="drop", *, eps=None) -> ChargeSolution:
     r"""Charges of section 2.4.3: assume every neighbour of :math:`i` holds the same
     charge magnitude, :math:`\alpha_j = \alpha_i`, in :math:`y_i\sum_jy_jP_{ij}\alpha_j =
     \beta_i`; then :math:`\alpha_i = \beta_i/\mu_i` with :math:`\mu_i = y_i\sum_jy_jP_{ij}`;
@@ -234,8 +234,10 @@ def quick_and_dirty(P, y, beta=1.0, mu_min=1e-3, rule="floor", *, eps=None) -> C
     :math:`\epsilon`; here ``mu_min``, since :math:`\varepsilon` is the regression tube), read
     two ways (``rule``): ``'floor'`` replaces :math:`\mu_i` by :math:`\max(\mu_i, \mu_{\min})`
     (a conductor with :math:`\mu_i < \mu_{\min}` gets the charge :math:`\beta_i/\mu_{\min}`);
-    ``'drop'`` leaves it uncharged (:math:`\alpha_i = 0`). ``mu_min`` > 0; ``eps`` is its
-    former name (deprecated)."""
+    ``'drop'`` leaves it uncharged (:math:`\alpha_i = 0`), the default, as for
+    :class:`~svmtext.coulomb.QuickSVC` (the floor charges a point lying inside the other
+    class with :math:`\beta_i/\mu_{\min}`; the chapter measures it worse than chance).
+    ``mu_min`` > 0; ``eps`` is its former name (deprecated)."""
     if eps is not None:
         warnings.warn("quick_and_dirty(eps=...) is renamed mu_min=...; eps will be removed",
                       FutureWarning, stacklevel=2)
