@@ -19,7 +19,7 @@ from typing import Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -40,6 +40,14 @@ KERNEL_CONSTRAINTS = {
 
 def labels_to_pm1(y) -> tuple[np.ndarray, np.ndarray]:
     """Map two class labels to -1/+1 (``classes_[1]`` -> +1); ValueError unless exactly two."""
+    if type(y) is np.ndarray and y.ndim == 1 and y.dtype.kind in "iuf":
+        # the common case in one pass: two finite integral values are what scikit-learn's
+        # type_of_target calls 'binary' (anything else takes the checks below)
+        classes = np.unique(y)
+        if len(classes) == 2 and (y.dtype.kind != "f" or (
+                np.all(np.isfinite(classes))
+                and np.all(classes == classes.astype(np.int64).astype(classes.dtype)))):
+            return classes, np.where(y == classes[1], 1.0, -1.0)
     check_classification_targets(y)
     y_type = type_of_target(y, input_name="y")
     if y_type not in ("binary", "unknown") and len(np.unique(y)) > 2:
@@ -51,6 +59,39 @@ def labels_to_pm1(y) -> tuple[np.ndarray, np.ndarray]:
             f"a binary SVM needs exactly two classes in y; got {len(classes)} class"
             f"{'es' if len(classes) != 1 else ''}: {classes.tolist()[:10]}")
     return classes, np.where(y == classes[1], 1.0, -1.0)
+
+
+_PARAM_NAMES: dict = {}
+
+
+def validate_params(estimator) -> None:
+    """scikit-learn's ``_validate_params`` (the same checks and messages), with the
+    parameter names read from ``__init__``'s signature once per class instead of at
+    every fit (the signature costs more than the checks on a small problem)."""
+    cls = type(estimator)
+    if cls not in _PARAM_NAMES:
+        _PARAM_NAMES[cls] = cls._get_param_names()
+    params = {k: getattr(estimator, k) for k in _PARAM_NAMES[cls]}   # get_params(deep=False)
+    validate_parameter_constraints(estimator._parameter_constraints, params,
+                                   caller_name=cls.__name__)
+
+
+def _plain_fit_data(estimator, X, y):
+    """``validate_data(estimator, X, y, dtype=np.float64)`` for the plain case, without
+    its generic machinery: ``X`` a finite float64 ndarray with a sample and a feature,
+    ``y`` a 1-D numeric ndarray of the same length (finite if float). Sets
+    ``n_features_in_`` (and drops ``feature_names_in_``) as validate_data does and
+    returns ``(X, y)`` unchanged; returns None for anything else (validate_data then
+    checks it and raises its own errors)."""
+    if not (type(X) is np.ndarray and type(y) is np.ndarray and X.dtype == np.float64
+            and X.ndim == 2 and y.ndim == 1 and y.dtype.kind in "iuf"
+            and X.shape[0] >= 1 and X.shape[1] >= 1 and len(y) == X.shape[0]
+            and np.isfinite(X).all() and (y.dtype.kind != "f" or np.isfinite(y).all())):
+        return None
+    if hasattr(estimator, "feature_names_in_"):
+        delattr(estimator, "feature_names_in_")
+    estimator.n_features_in_ = X.shape[1]
+    return X, y
 
 
 class KernelParamsMixin:
@@ -141,8 +182,9 @@ class BaseSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
 
     def _prepare(self, X, y):
         """Validate ``X, y``; set ``classes_``, ``_gamma``; return ``X, y in {-1, +1}, C``."""
-        self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        validate_params(self)
+        Xy = _plain_fit_data(self, X, y)
+        X, y = Xy if Xy is not None else validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_pm = labels_to_pm1(y)
         C = check_C(self.C)
         self._resolve_kernel(X)
