@@ -203,6 +203,32 @@ class KernelColumns:
             return out
         return np.ascontiguousarray(self.active_columns([c])[:, 0])
 
+    def numpy_column(self, c):
+        """``K[active, c]`` as :meth:`active_column` computes it on dense data with NumPy
+        (the same operations in the same order, so the same bits), without the layers
+        of checks around them: a small problem asks for a column every few iterations.
+        None where that path does not apply (sparse or compiled columns, a callable
+        kernel, one active row); the caller then uses :meth:`active_column`."""
+        A = self._Xa
+        if self.sparse_columns or self.kernel_code is not None or len(A) < 2:
+            return None
+        Y = self.X[[c]]
+        if self.kernel == "rbf":           # squared_distances, then rbf_kernel's exp
+            D = A @ Y[0]
+            D *= -2.0
+            D += self._sqa + self.sq[c]
+            np.maximum(D, 0.0, out=D)
+            out = np.exp(-self.gamma * D, out=D)
+        elif self.kernel == "linear":
+            out = np.asarray((A @ Y.T)[:, 0], dtype=self.dtype)
+        elif self.kernel == "poly":
+            out = np.asarray(((self.gamma * (A @ Y.T) + self.coef0) ** self.degree)[:, 0],
+                             dtype=self.dtype)
+        else:
+            return None
+        self.n_kernel_evals += len(out)
+        return out
+
     def compiled_source(self) -> tuple:
         """What the compiled SMO loop needs to compute columns itself:
         ``(kind, kernel code, (X, sq, X_active, sq_active, indptr, indices, data))``,

@@ -39,7 +39,7 @@ from threadpoolctl import ThreadpoolController
 
 from .._validation import check_C, check_labels, check_tol, check_warm_start
 from ..kkt import FREE, UPPER, alpha_status, bias_from_gradient, free_and_bounded, in_low, in_up
-from ._cache import ColumnCache
+from ._cache import ColumnCache, store_column
 from ._columns import as_column_provider
 from ._wss import WSS2, PlattHeuristics, extreme_violators, make_rule
 
@@ -316,11 +316,15 @@ class _SMO:
                     cache.store, cache.held, cache.lru, cache.info, KG, src, *work)
 
         args = arguments()
+        numpy_column = getattr(provider, "numpy_column", lambda c: None)
         while True:
             code = L.run(*args)
             if code == L.NEED_COLUMN:         # the miss is counted by the loop
                 c = int(st[L.REQ])
-                cache._store(c, cache._compute(c))
+                col = numpy_column(c)
+                col = cache._compute(c) if col is None else \
+                    np.ascontiguousarray(col, dtype=cache.dtype)
+                store_column(cache.store, cache.held, cache.lru, cache.info, c, col)
             elif code == L.NEED_INACTIVE:
                 rows = inactive[:st[L.N_INACTIVE]]
                 self.gbar[rows] -= fs[L.REQ_COEF] * provider.block(rows, [st[L.REQ]])[:, 0]
