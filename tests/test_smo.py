@@ -221,3 +221,25 @@ def test_per_sample_C_is_checked():
                 np.r_[np.inf, np.ones(len(y) - 1)]):
         with pytest.raises(ValueError, match="one per sample"):
             smo_solve(K, y, bad)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
+def test_numpy_column_is_active_column_bit_for_bit(kernel, dtype):
+    """The column the compiled loop is served on dense data (numpy_column) is the one
+    active_column computes, to the last bit, on all rows and on a shrunk active set."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 5))
+    prov = KernelColumns(X, kernel, gamma=np.float64(0.3), degree=2, coef0=1.0, dtype=dtype)
+    for rows in (None, np.arange(3, 40, 3)):
+        prov.set_active(rows)
+        for c in (0, 7, 39):
+            before = prov.n_kernel_evals
+            fast = prov.numpy_column(c)
+            assert prov.n_kernel_evals - before == len(fast)
+            ref = prov.active_column(c)
+            assert fast.dtype == ref.dtype == dtype
+            np.testing.assert_array_equal(fast, ref)
+    prov.set_active([5])                       # one active row: served by active_column
+    assert prov.numpy_column(5) is None
+    assert KernelColumns(X, kernel, compiled_columns=True).numpy_column(0) is None
