@@ -19,7 +19,8 @@ from typing import Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
+from sklearn.utils._param_validation import (Interval, StrOptions, make_constraint,
+                                            validate_parameter_constraints)
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -66,14 +67,20 @@ _PARAM_NAMES: dict = {}
 
 def validate_params(estimator) -> None:
     """scikit-learn's ``_validate_params`` (the same checks and messages), with the
-    parameter names read from ``__init__``'s signature once per class instead of at
-    every fit (the signature costs more than the checks on a small problem)."""
+    parameter names and constraint objects built once per class instead of at every
+    fit (they cost more than the checks on a small problem). A parameter that satisfies
+    none of its constraints is passed to scikit-learn's check, which raises its error."""
     cls = type(estimator)
     if cls not in _PARAM_NAMES:
-        _PARAM_NAMES[cls] = cls._get_param_names()
-    params = {k: getattr(estimator, k) for k in _PARAM_NAMES[cls]}   # get_params(deep=False)
-    validate_parameter_constraints(estimator._parameter_constraints, params,
-                                   caller_name=cls.__name__)
+        constraints = estimator._parameter_constraints
+        _PARAM_NAMES[cls] = [
+            (k, [make_constraint(c) for c in constraints[k]]) for k in cls._get_param_names()
+            if k in constraints and constraints[k] != "no_validation"]
+    for k, constraints in _PARAM_NAMES[cls]:      # get_params(deep=False), checked
+        value = getattr(estimator, k)
+        if not any(c.is_satisfied_by(value) for c in constraints):
+            validate_parameter_constraints(estimator._parameter_constraints, {k: value},
+                                           caller_name=cls.__name__)
 
 
 def _plain_fit_data(estimator, X, y):
