@@ -42,9 +42,9 @@ def check_labels(y, n=None) -> np.ndarray:
     if n is not None and len(y) != n:
         raise ValueError(f"y has {len(y)} labels but the kernel has {n} rows "
                          f"(shape ({n}, {n}))")
-    if not np.all(np.isin(y, (-1.0, 1.0))):
+    if not np.all((y == 1.0) | (y == -1.0)):
         raise ValueError("y must contain only the labels -1 and +1")
-    if len(np.unique(y)) < 2:
+    if not ((y > 0).any() and (y < 0).any()):
         raise ValueError("y contains only one class; an SVM needs both -1 and +1")
     return y
 

@@ -243,3 +243,12 @@ def test_numpy_column_is_active_column_bit_for_bit(kernel, dtype):
     prov.set_active([5])                       # one active row: served by active_column
     assert prov.numpy_column(5) is None
     assert KernelColumns(X, kernel, compiled_columns=True).numpy_column(0) is None
+
+
+@pytest.mark.parametrize("y, match", [([1.0, -1.0, 0.0], "only the labels"),
+                                      ([1.0, -1.0, np.nan], "only the labels"),
+                                      ([1.0, 1.0, 1.0], "only one class"),
+                                      ([-1.0, -1.0, -1.0], "only one class")])
+def test_smo_solve_refuses_labels_other_than_both_signs(y, match):
+    with pytest.raises(ValueError, match=match):
+        smo_solve(np.eye(3), y, 1.0)
