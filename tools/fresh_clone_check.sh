@@ -2,27 +2,32 @@
 # A reader's fresh clone, with no ../shared beside it: `make test` and `make book`, every
 # data file downloaded on first use from a local server holding the public sources.
 #
-#   tools/fresh_clone_check.sh [--link-venv] [--keep] DATA_FOLDER
+#   tools/fresh_clone_check.sh [--link-venv] [--keep] [--targets "test book"] DATA_FOLDER
 #
 # DATA_FOLDER   the book's data folder (e.g. ../shared/data); tools/public_mirror.py turns
 #               it into the public layout and serves it on 127.0.0.1 (SVMTEXT_DOWNLOAD_MIRROR).
 # --link-venv   use this repository's .venv in the clone (symlink, PYTHONPATH=clone, the
 #               install step skipped) instead of creating a new one from requirements.txt.
 # --keep        keep the temporary folder (clone, mirror, cache, logs) afterwards.
+# --targets T   the make targets to run in the clone, in order (default "test book"; CI runs
+#               "coverage book": the unit tests with svmtext's coverage, and make book, which
+#               executes every chapter, so make test's chapter half would run them twice).
 #
 # Prints the last lines and the exit code of each command; exits non-zero if either failed.
 set -uo pipefail
 
-link=0 keep=0 data=
-for arg in "$@"; do
-  case $arg in
+link=0 keep=0 data= targets="test book"
+while [ $# -gt 0 ]; do
+  case $1 in
     --link-venv) link=1 ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
-    *) data=$arg ;;
+    --targets) targets=$2; shift ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) data=$1 ;;
   esac
+  shift
 done
-[ -n "$data" ] && [ -f "$data/README.md" ] || { echo "usage: $0 [--link-venv] [--keep] DATA_FOLDER" >&2; exit 2; }
+[ -n "$data" ] && [ -f "$data/README.md" ] || { echo "usage: $0 [--link-venv] [--keep] [--targets T] DATA_FOLDER" >&2; exit 2; }
 data=$(cd "$data" && pwd)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 py=$repo/.venv/bin/python
@@ -62,16 +67,20 @@ make_args=()
 if [ "$link" = 1 ]; then
   ln -s "$repo/.venv" "$clone/.venv"
   export PYTHONPATH=$clone              # the clone's svmtext, not the linked one
-  make_args=(-o .venv/.svmtext-installed)   # never install into the linked environment
+  make_args=(-o .venv/.svmtext-installed -o .venv/.dev-installed)   # never install into the linked environment
 fi
 
 status=0
-for target in test book; do
+for target in $targets; do
   start=$(date +%s)
   (cd "$clone" && make "${make_args[@]}" "$target") > "$work/make-$target.log" 2>&1
   rc=$?
   echo "=== make $target: exit code $rc ($(( $(date +%s) - start )) s); last lines:"
-  tail -n 12 "$work/make-$target.log"
+  if [ "$target" = coverage ]; then            # the whole per-module table
+    sed -n '/coverage: platform/,$p' "$work/make-$target.log"
+  else
+    tail -n 12 "$work/make-$target.log"
+  fi
   [ "$rc" = 0 ] || status=1
 done
 echo "=== data cache after the run: $(find "$XDG_CACHE_HOME/svmtext" -type f 2>/dev/null | wc -l) files," \

@@ -203,7 +203,7 @@ class KernelColumns:
             return out
         return np.ascontiguousarray(self.active_columns([c])[:, 0])
 
-    def numpy_column(self, c):
+    def numpy_column(self, c) -> np.ndarray | None:
         """``K[active, c]`` as :meth:`active_column` computes it on dense data with NumPy
         (the same operations in the same order, so the same bits), without the layers
         of checks around them: a small problem asks for a column every few iterations.
