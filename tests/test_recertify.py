@@ -97,6 +97,10 @@ def rename_a_local(path: Path) -> str:
     raise AssertionError(f"no local variable to rename in {path}")
 
 
+@pytest.mark.skipif(bool(os.environ.get("OPENBLAS_CORETYPE")),
+                    reason="the smoke results were recorded under this machine's default "
+                           "OpenBLAS kernels; under another kernel set their last bits differ "
+                           "(make test-portable leaves this test out for the same reason)")
 def test_a_refactor_is_recertified_and_a_numerical_change_refused(tmp_path):
     root, results = _copy(tmp_path)
     # the caches that are current for the unchanged copy (all of them once the committed
