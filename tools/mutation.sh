@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Mutation testing of the KKT conditions, the bias rule and the SMO core (make mutation).
 #
-# Works on a clone of the committed HEAD in _build/mutation/src, never on the working tree.
+# Works on clones of the committed HEAD under _build/mutation, never on the working tree: one
+# clone per module and shard (MUTATION_SHARDS=N splits each module's mutants between N
+# sessions), so MUTATION_JOBS processes can run side by side without meeting each other's
+# mutants.
 # cosmic-ray mutates one operator occurrence at a time in the functions listed below and runs
 # the fast tests that check them; numba is switched off (NUMBA_DISABLE_JIT=1): the compiled
 # functions run as Python, so a mutant never meets a stale compiled cache, and removing the
@@ -14,6 +17,8 @@ WORK=${MUTATION_DIR:-$ROOT/_build/mutation}
 JOBS=${MUTATION_JOBS:-1}
 MODULES=${MUTATION_MODULES:-"svmtext/kkt.py svmtext/smo/_core.py"}
 SAMPLE=${MUTATION_SAMPLE:-}      # e.g. 100: a seeded uniform sample of the mutants per module
+SHARDS=${MUTATION_SHARDS:-1}     # sessions per module, each on its own clone
+TIMEOUT=${MUTATION_TIMEOUT:-120} # seconds per mutant (the unmutated tests take 6-20 s)
 
 KKT_FUNCS="max_violation _check kkt_residuals bound_tol bias_tol alpha_status in_up in_low free_and_bounded bias_interval bias_from_gradient intercept_from_alpha dual_objective_from_coef"
 CORE_FUNCS="max_up curvature wss2_scan _status_of two_variable_step bias update_gradient _min_pair _max _first _scores _update _set_offsets dense_loop"
@@ -25,49 +30,53 @@ SELECT__core="not mnist and not waveform and not svc_predictions and not bit_for
 
 rm -rf "$WORK"
 mkdir -p "$WORK"
-git clone --quiet "$ROOT" "$WORK/src"
-cd "$WORK/src"
-echo "mutating $(git log --oneline -1)"
-export PYTHONPATH="$WORK/src" NUMBA_DISABLE_JIT=1 SVMTEXT_DATA="${SVMTEXT_DATA:-$ROOT/../shared/data}"
+git -C "$ROOT" rev-parse --short HEAD > "$WORK/commit"
+echo "mutating $(git -C "$ROOT" log --oneline -1)"
+export NUMBA_DISABLE_JIT=1 SVMTEXT_DATA="${SVMTEXT_DATA:-$ROOT/../shared/data}"
 export MPLBACKEND=Agg
 
-names=""
+units=""
 for module in $MODULES; do
   name=$(basename "$module" .py)
   tests_var="TESTS_$name"; select_var="SELECT_$name"
   tests=${!tests_var}; select=${!select_var}
-  cfg="$WORK/$name.toml"
-  cat > "$cfg" <<TOML
+  funcs=$KKT_FUNCS
+  [ "$name" = "_core" ] && funcs=$CORE_FUNCS
+  for ((shard = 0; shard < SHARDS; shard++)); do
+    unit=$name; [ "$SHARDS" -gt 1 ] && unit=$name-$shard
+    src="$WORK/src-$unit"
+    git clone --quiet "$ROOT" "$src"
+    cfg="$WORK/$unit.toml"
+    cat > "$cfg" <<TOML
 [cosmic-ray]
 module-path = "$module"
-timeout = 300.0
+timeout = $TIMEOUT
 excluded-modules = []
 test-command = "$PY -m pytest -x -q -n 0 -p no:cacheprovider $tests -k '$select'"
 
 [cosmic-ray.distributor]
 name = "local"
 TOML
-  "$BIN/cosmic-ray" init "$cfg" "$WORK/$name.sqlite"
-  funcs=$KKT_FUNCS
-  [ "$name" = "_core" ] && funcs=$CORE_FUNCS
-  "$PY" "$ROOT/tools/mutation_filter.py" ${SAMPLE:+--sample $SAMPLE} "$WORK/$name.sqlite" "$module" $funcs
-  names="$names $name"
+    (cd "$src" && "$BIN/cosmic-ray" init "$cfg" "$WORK/$unit.sqlite" \
+      && "$PY" "$ROOT/tools/mutation_filter.py" ${SAMPLE:+--sample $SAMPLE} --shard "$shard/$SHARDS" \
+           "$WORK/$unit.sqlite" "$module" $funcs)
+    units="$units $unit"
+  done
+  # the unmutated code must pass the selected tests
+  (cd "$src" && PYTHONPATH="$src" "$PY" -m pytest -x -q -n 0 -p no:cacheprovider $tests -k "$select" \
+     > "$WORK/baseline-$name.log" 2>&1) || { echo "baseline tests fail: see $WORK/baseline-$name.log"; exit 1; }
 done
 
-# the unmutated code must pass the selected tests
-for name in $names; do
-  tests_var="TESTS_$name"; select_var="SELECT_$name"
-  "$PY" -m pytest -x -q -n 0 -p no:cacheprovider ${!tests_var} -k "${!select_var}" \
-    > "$WORK/baseline-$name.log" 2>&1 || { echo "baseline tests fail: see $WORK/baseline-$name.log"; exit 1; }
+run_unit() {   # one session on its own clone
+  cd "$WORK/src-$1" && PYTHONPATH="$WORK/src-$1" "$BIN/cosmic-ray" exec "$WORK/$1.toml" "$WORK/$1.sqlite" \
+    > "$WORK/$1.exec.log" 2>&1
+  echo "finished $1"
+}
+export -f run_unit
+export WORK BIN
+printf '%s\n' $units | xargs -P "$JOBS" -I{} bash -c 'run_unit {}'
+for unit in $units; do
+  "$BIN/cr-report" "$WORK/$unit.sqlite" --show-output > "$WORK/$unit.report.txt" || true
+  "$BIN/cr-report" "$WORK/$unit.sqlite" | tail -4
 done
-
-for name in $names; do
-  "$BIN/cosmic-ray" exec "$WORK/$name.toml" "$WORK/$name.sqlite" &
-  [ "$JOBS" -gt 1 ] || wait
-done
-wait
-for name in $names; do
-  "$BIN/cr-report" "$WORK/$name.sqlite" --show-output > "$WORK/$name.report.txt" || true
-  "$BIN/cr-report" "$WORK/$name.sqlite" | tail -4
-done
-"$PY" "$ROOT/tools/mutation_score.py" $(for name in $names; do echo "$WORK/$name.sqlite"; done)
+"$PY" "$ROOT/tools/mutation_score.py" $(for unit in $units; do echo "$WORK/$unit.sqlite"; done)

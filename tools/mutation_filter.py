@@ -1,6 +1,6 @@
 """Keep the mutations of a cosmic-ray session that fall inside the named functions.
 
-    python tools/mutation_filter.py [--sample N] SESSION.sqlite MODULE.py FUNC [FUNC ...]
+    python tools/mutation_filter.py [--sample N] [--shard I/N] SESSION.sqlite MODULE.py FUNC [FUNC ...]
 
 Every pending mutation of ``MODULE.py`` outside the bodies of the named functions (found
 with ``ast``, so the filter follows the code when it moves) is marked skipped; a name
@@ -8,6 +8,9 @@ matches a function or method of that name at any depth. Decorators, docstrings a
 mutations of operators outside ``KEPT_OPERATORS`` are skipped too (see tests/MUTATION.md).
 With ``--sample N`` only a random ``N`` of the kept mutants (seed 0, so the same ones every
 run of the same code) are run: the score is then an estimate over a uniform sample.
+With ``--shard I/N`` only every ``N``-th kept mutant from the ``I``-th on (``0 <= I < N``, in
+source order) is run, so ``N`` sessions of the same module, each on its own clone, share
+the campaign between ``N`` processes.
 """
 from __future__ import annotations
 
@@ -51,10 +54,26 @@ def _ranges(path: Path, names: set[str]) -> list[tuple[int, int]]:
     return out
 
 
+def _pending(db: WorkDB, module: str) -> list:
+    """The pending mutations of ``module``, in source order (position, operator, occurrence)."""
+    return sorted((it for it in db.pending_work_items
+                   if any(Path(m.module_path).resolve() == Path(module).resolve()
+                          for m in it.mutations)),
+                  key=lambda it: (it.mutations[0].start_pos, it.mutations[0].operator_name,
+                                  it.mutations[0].occurrence))
+
+
 def main(argv: list[str]) -> int:
     sample = None
-    if argv[0] == "--sample":
-        sample, argv = int(argv[1]), argv[2:]
+    shard, n_shards = 0, 1
+    while argv and argv[0] in ("--sample", "--shard"):
+        if argv[0] == "--sample":
+            sample = int(argv[1])
+        else:
+            shard, n_shards = (int(v) for v in argv[1].split("/"))
+            if not 0 <= shard < n_shards:
+                raise SystemExit(f"--shard {argv[1]}: need I/N with 0 <= I < N")
+        argv = argv[2:]
     session, module, *names = argv
     ranges = _ranges(Path(module), set(names))
     missing = set(names) - {n.name for n in ast.walk(ast.parse(Path(module).read_text()))
@@ -79,11 +98,7 @@ def main(argv: list[str]) -> int:
         if sample is not None:
             import random
 
-            pending = sorted((it for it in db.pending_work_items
-                              if any(Path(m.module_path).resolve() == Path(module).resolve()
-                                     for m in it.mutations)),
-                             key=lambda it: (it.mutations[0].start_pos, it.mutations[0].operator_name,
-                                             it.mutations[0].occurrence))
+            pending = _pending(db, module)
             chosen = set(random.Random(0).sample(range(len(pending)),
                                                  max(0, min(sample, len(pending)))))
             drop = [it for i, it in enumerate(pending) if i not in chosen]
@@ -91,6 +106,13 @@ def main(argv: list[str]) -> int:
                 db.set_result(item.job_id, WorkResult(output="not in the sample",
                                                       worker_outcome=WorkerOutcome.SKIPPED))
             print(f"{module}: a sample of {len(pending) - len(drop)} of the {kept} kept")
+        if n_shards > 1:
+            pending = _pending(db, module)
+            for i, item in enumerate(pending):
+                if i % n_shards != shard:
+                    db.set_result(item.job_id, WorkResult(output=f"in another shard than {shard}/{n_shards}",
+                                                          worker_outcome=WorkerOutcome.SKIPPED))
+            print(f"{module}: shard {shard}/{n_shards} runs {len(pending[shard::n_shards])} of them")
     print(f"{module}: {kept} mutants kept, {skipped} skipped")
     return 0
 
