@@ -423,3 +423,64 @@ def test_dense_smo_stopped_by_max_iter_with_I_up_not_empty_reports_a_finite_gap(
     n_iter, gap = smo_dense(np.eye(2), y, np.zeros(2), y.copy(), np.ones(2, bool), 2, 10.0,
                             1e-3, max_iter=1)
     assert n_iter == 1 and np.isfinite(gap) and gap >= 0
+
+
+def test_wss2_scan_takes_the_first_of_tied_candidates():
+    """Two candidates with the same score -b^2/a (a duplicated point): j is the first,
+    as LIBSVM's strict comparison picks it."""
+    from svmtext.smo._core import wss2_scan
+
+    y = np.array([1.0, -1.0, -1.0, -1.0])
+    status = np.full(4, FREE, dtype=np.int8)
+    movable = np.ones(4, bool)
+    g = np.array([2.0, 0.5, 0.5, 1.0])            # k = 1 and 2 tie: same b and a
+    d = np.ones(4)
+    K_i = np.array([1.0, 0.3, 0.3, 0.1])
+    j, g_min = wss2_scan(0, 2.0, g, y, status, movable, d, K_i, 1e-12, 4)
+    assert (j, g_min) == (1, 0.5)
+
+
+def test_wss2_scan_without_a_first_index_has_no_second():
+    """``i = -1`` (I_up empty) gives ``j = -1`` whatever ``g_max`` the caller passes;
+    ``M(alpha)`` is still the minimum over I_low."""
+    from svmtext.smo._core import wss2_scan
+
+    y = np.array([1.0, -1.0, -1.0])
+    status = np.full(3, FREE, dtype=np.int8)
+    g = np.array([0.4, -0.3, 0.2])
+    j, g_min = wss2_scan(-1, 5.0, g, y, status, np.ones(3, bool), np.ones(3),
+                         np.zeros(3), 1e-12, 3)
+    assert (j, g_min) == (-1, -0.3)
+
+
+def test_dense_smo_records_the_pairs_it_takes():
+    """The pairs written by the dense loop are those of a replay with the scalar
+    functions (max_up, wss2_scan, two_variable_step, update_gradient), step by step:
+    i in column 0, j in column 1."""
+    from svmtext.smo._core import max_up, two_variable_step, update_gradient, wss2_scan
+
+    K, y, alpha, g = _dense_problem(n=12, seed=5, C=1.0)
+    n = len(y)
+    movable = np.ones(n, bool)
+    pairs = np.full((40, 2), -7, dtype=np.int64)
+    n_iter, _ = smo_dense(K, y, alpha.copy(), g.copy(), movable, n, 1.0, 1e-3, pairs=pairs)
+    assert n_iter >= 3
+    a, gg = alpha.copy(), g.copy()
+    status = np.full(n, LOWER, dtype=np.int8)
+    d = np.diag(K).copy()
+    expected = []
+    for _ in range(min(n_iter, len(pairs))):
+        i, g_max = max_up(gg, y, status, movable, n)
+        j, _ = wss2_scan(i, g_max, gg, y, status, movable, d, K[i], 1e-12, n)
+        expected.append([i, j])
+        eta = two_variable_step(i, j, gg, y, a, status, max(d[i] + d[j] - 2 * K[i, j], 1e-12),
+                                1.0, 1.0)
+        update_gradient(gg, eta, K[i], K[j], n)
+    assert pairs[:len(expected)].tolist() == expected
+
+
+def test_dense_smo_on_no_points_makes_no_step():
+    """An empty problem (m = 0): no step, and the gap of an empty I_up."""
+    n_iter, gap = smo_dense(np.empty((0, 0)), np.empty(0), np.empty(0), np.empty(0),
+                            np.ones(0, bool), 0, 1.0, 1e-3)
+    assert (n_iter, gap) == (0, -np.inf)
