@@ -28,12 +28,42 @@ SELECT_kkt="not nothing"
 TESTS__core="tests/test_robust_mutants.py tests/test_smo_dense.py tests/test_smo.py"
 SELECT__core="not mnist and not waveform and not svc_predictions and not bit_for_bit"
 
+export NUMBA_DISABLE_JIT=1 SVMTEXT_DATA="${SVMTEXT_DATA:-$ROOT/../shared/data}"
+export MPLBACKEND=Agg
+
+run_unit() {   # one session on its own clone
+  cd "$WORK/src-$1" && PYTHONPATH="$WORK/src-$1" "$BIN/cosmic-ray" exec "$WORK/$1.toml" "$WORK/$1.sqlite" \
+    > "$WORK/$1.exec.log" 2>&1
+  echo "finished $1"
+}
+export -f run_unit
+export WORK BIN
+
+# MUTATION_RECHECK=1: the survivors of the campaign in $WORK run again on a clone of HEAD
+# (newer tests, same svmtext source lines), one session per module (recheck-<module>).
+if [ -n "${MUTATION_RECHECK:-}" ]; then
+  units=""
+  for module in $MODULES; do
+    name=$(basename "$module" .py)
+    unit=recheck-$name
+    rm -rf "$WORK/src-$unit"
+    git clone --quiet "$ROOT" "$WORK/src-$unit"
+    sessions=$(ls "$WORK/$name".sqlite "$WORK/$name"-[0-9]*.sqlite 2>/dev/null || true)
+    "$PY" "$ROOT/tools/mutation_recheck.py" "$WORK/$unit.sqlite" $sessions
+    first=$(ls "$WORK/$name".toml "$WORK/$name"-[0-9]*.toml 2>/dev/null | head -1)
+    cp "$first" "$WORK/$unit.toml"
+    units="$units $unit"
+  done
+  echo "rechecking on $(git -C "$ROOT" log --oneline -1)"
+  printf '%s\n' $units | xargs -P "$JOBS" -I{} bash -c 'run_unit {}'
+  "$PY" "$ROOT/tools/mutation_score.py" $(for unit in $units; do echo "$WORK/$unit.sqlite"; done)
+  exit 0
+fi
+
 rm -rf "$WORK"
 mkdir -p "$WORK"
 git -C "$ROOT" rev-parse --short HEAD > "$WORK/commit"
 echo "mutating $(git -C "$ROOT" log --oneline -1)"
-export NUMBA_DISABLE_JIT=1 SVMTEXT_DATA="${SVMTEXT_DATA:-$ROOT/../shared/data}"
-export MPLBACKEND=Agg
 
 units=""
 for module in $MODULES; do
@@ -67,13 +97,6 @@ TOML
      > "$WORK/baseline-$name.log" 2>&1) || { echo "baseline tests fail: see $WORK/baseline-$name.log"; exit 1; }
 done
 
-run_unit() {   # one session on its own clone
-  cd "$WORK/src-$1" && PYTHONPATH="$WORK/src-$1" "$BIN/cosmic-ray" exec "$WORK/$1.toml" "$WORK/$1.sqlite" \
-    > "$WORK/$1.exec.log" 2>&1
-  echo "finished $1"
-}
-export -f run_unit
-export WORK BIN
 printf '%s\n' $units | xargs -P "$JOBS" -I{} bash -c 'run_unit {}'
 for unit in $units; do
   "$BIN/cr-report" "$WORK/$unit.sqlite" --show-output > "$WORK/$unit.report.txt" || true
