@@ -44,6 +44,7 @@ TASK_FUNCTION = {
     "mnist_eco": "_online_pass",
     "nested_cv": "inner_point",
     "psvm_readings": "run_task",
+    "psvm_generators": "run_task",
     "psvm_tables": "run_task",
     "scaling": "fit_one",
     "smo_benchmark": "_timed_fit",

@@ -96,6 +96,38 @@ def test_spirals_balance():
     assert not np.array_equal(X, Xj)
 
 
+def test_spirals_lang_witbrock_points_and_orders():
+    """The benchmark's 194 points: point i of class +1 at angle i pi / 16 and radius
+    6.5 (104 - i) / 104, its mirror image in class -1; the three row orders hold the
+    same points."""
+    X, y = D.make_spirals(194, points="lang_witbrock", order="arms")
+    i = np.arange(97)
+    r = 6.5 * (104 - i) / 104
+    arm = np.c_[r * np.sin(i * np.pi / 16), r * np.cos(i * np.pi / 16)]
+    np.testing.assert_allclose(X, np.r_[arm, -arm], rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(y, np.repeat([1, -1], 97))
+    Xi, yi = D.make_spirals(194, points="lang_witbrock", order="interleaved")
+    np.testing.assert_array_equal(Xi[0::2], X[:97])
+    np.testing.assert_array_equal(Xi[1::2], X[97:])
+    np.testing.assert_array_equal(yi, np.tile([1, -1], 97))
+    Xs, ys = D.make_spirals(194, points="lang_witbrock", random_state=0)
+    key = np.lexsort((X[:, 1], X[:, 0]))
+    keys = np.lexsort((Xs[:, 1], Xs[:, 0]))
+    np.testing.assert_array_equal(Xs[keys], X[key])
+    np.testing.assert_array_equal(ys[keys], y[key])
+    # random points along their arms: the radius grows along each arm
+    Xa, ya = D.make_spirals(101, order="arms", random_state=2)
+    np.testing.assert_array_equal(ya, np.r_[np.ones(51), -np.ones(50)])
+    for c in (1, -1):
+        assert np.all(np.diff(np.hypot(*Xa[ya == c].T)) >= 0)
+    with pytest.raises(ValueError, match="even n"):
+        D.make_spirals(195, points="lang_witbrock")
+    with pytest.raises(ValueError, match="points must be"):
+        D.make_spirals(194, points="cmu")
+    with pytest.raises(ValueError, match="order must be"):
+        D.make_spirals(194, order="sorted")
+
+
 @pytest.mark.parametrize("make", [D.make_isolated, D.make_striated, D.make_spirals])
 def test_label_noise(make):
     X0, y0 = make(400, noise=0.0, random_state=6)

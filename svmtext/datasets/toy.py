@@ -259,15 +259,36 @@ def make_striated(n: int = 800, noise: float = 0.0, random_state=None, *,
 
 
 def make_spirals(n: int = 200, noise: float = 0.0, random_state=None, *,
-                 turns: float = 2.0, jitter: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Two interleaved Archimedean spirals, one per class.
+                 turns: float = 2.0, jitter: float = 0.0, points: str = "random",
+                 order: str = "shuffled") -> tuple[np.ndarray, np.ndarray]:
+    r"""Two interleaved spirals, one per class.
 
     Our reading of the source's picture "spirals": the classic two-spirals problem.
-    Class +1 lies on ``r = t, angle = 2 pi * turns * t`` for ``t`` uniform in
-    [0.05, 1]; class -1 is the same spiral turned by pi.  ``n // 2`` points per
-    class (the extra point, for odd n, goes to +1).  The source's accuracy tables
-    for this set (near 0 % for trees) suggest a construction we could not recover
-    from the pictures; this one is the standard benchmark.
+    With ``points="random"`` (the default), class +1 lies on ``r = t, angle = 2 pi *
+    turns * t`` for ``t`` uniform in [0.05, 1]; class -1 is the same spiral turned by
+    pi; ``n // 2`` points per class (the extra point, for odd n, goes to +1).
+
+    With ``points="lang_witbrock"`` the points are those of Lang and Witbrock's
+    benchmark (the CMU two-spirals set, 194 points for ``n = 194``): point
+    :math:`i = 0, \dots, n/2 - 1` of class +1 at the angle :math:`i\pi/16` and the
+    radius :math:`6.5\,(104 - i)/104`,
+
+    .. math::
+
+        \mathbf{x}_i = 6.5\,\tfrac{104 - i}{104}\,(\sin(i\pi/16), \cos(i\pi/16)),
+
+    and point :math:`i` of class -1 its mirror image :math:`-\mathbf{x}_i`; no
+    randomness, coordinates as in the benchmark (within [-6.5, 6.5]). ``n`` must be
+    even; ``turns`` does not apply.
+
+    ``order`` is the order of the rows: ``"shuffled"`` (a random permutation, the
+    default), ``"interleaved"`` (point :math:`i` of class +1, then point :math:`i`
+    of class -1: the benchmark file's order), or ``"arms"`` (all of class +1, then
+    all of class -1, each arm in the order of its parameter: from the outer end
+    inwards for ``"lang_witbrock"``, from the centre outwards for ``"random"``).
+    The order matters only to a cross-validation that does not shuffle
+    (book: :ref:`sec-psvm-spirals`, where ``points="lang_witbrock", order="arms"``
+    and unshuffled folds reproduce the source's below-chance accuracies).
 
     Parameters
     ----------
@@ -276,13 +297,16 @@ def make_spirals(n: int = 200, noise: float = 0.0, random_state=None, *,
         Fraction of labels flipped at random.
     random_state : None, int or numpy.random.Generator
     turns : float, default 2
-        Number of turns of each spiral.
+        Number of turns of each spiral (``points="random"``).
     jitter : float, default 0
         Standard deviation of Gaussian noise added to the coordinates.
+    points : {"random", "lang_witbrock"}, default "random"
+    order : {"shuffled", "interleaved", "arms"}, default "shuffled"
 
     Returns
     -------
-    X : ndarray of float64, shape (n, 2), within about [-1, 1]^2
+    X : ndarray of float64, shape (n, 2); within about [-1, 1]^2 for
+        ``points="random"``
     y : ndarray of int64, shape (n,), in {-1, +1}
 
     References
@@ -293,13 +317,39 @@ def make_spirals(n: int = 200, noise: float = 0.0, random_state=None, *,
     Connectionist Models Summer School.
     """
     _check(n)
+    if points not in ("random", "lang_witbrock"):
+        raise ValueError(f"points must be 'random' or 'lang_witbrock', got {points!r}")
+    if order not in ("shuffled", "interleaved", "arms"):
+        raise ValueError("order must be 'shuffled', 'interleaved' or 'arms', "
+                         f"got {order!r}")
     rng = _rng(random_state)
     n_pos = n - n // 2
-    y = np.r_[np.ones(n_pos, np.int64), -np.ones(n // 2, np.int64)]
-    t = rng.uniform(0.05, 1.0, size=n)
-    angle = 2 * np.pi * turns * t + np.where(y > 0, 0.0, np.pi)
-    X = np.c_[t * np.cos(angle), t * np.sin(angle)]
+    if points == "random":
+        y = np.r_[np.ones(n_pos, np.int64), -np.ones(n // 2, np.int64)]
+        t = rng.uniform(0.05, 1.0, size=n)
+        angle = 2 * np.pi * turns * t + np.where(y > 0, 0.0, np.pi)
+        X = np.c_[t * np.cos(angle), t * np.sin(angle)]
+    else:
+        if n % 2:
+            raise ValueError(f"points='lang_witbrock' needs an even n (two mirrored arms), "
+                             f"got n={n}")
+        i = np.arange(n // 2)
+        radius = 6.5 * (104 - i) / 104
+        arm = np.c_[radius * np.sin(i * np.pi / 16), radius * np.cos(i * np.pi / 16)]
+        X = np.r_[arm, -arm]
+        y = np.r_[np.ones(n // 2, np.int64), -np.ones(n // 2, np.int64)]
+        t = np.r_[i, i].astype(float)        # the position along each arm
     if jitter:
         X = X + rng.normal(0.0, jitter, size=X.shape)
-    perm = rng.permutation(n)
+    if order == "shuffled":
+        perm = rng.permutation(n)
+    else:
+        pos, neg = (np.flatnonzero(y == c) for c in (1, -1))
+        pos, neg = pos[np.argsort(t[pos], kind="stable")], neg[np.argsort(t[neg], kind="stable")]
+        if order == "arms":
+            perm = np.r_[pos, neg]
+        else:
+            perm = np.empty(n, np.intp)
+            perm[0:2 * len(neg):2], perm[1:2 * len(neg):2] = pos[:len(neg)], neg
+            perm[2 * len(neg):] = pos[len(neg):]
     return X[perm], _flip(y[perm], noise, rng)
