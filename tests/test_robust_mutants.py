@@ -332,6 +332,9 @@ def test_dense_smo_gap_is_minus_inf_exactly_when_I_up_is_empty():
     y = -np.ones(3)                                 # one class, alpha = 0: I_up empty
     n_iter, gap = smo_dense(K, y, np.zeros(3), y.copy(), np.ones(3, bool), 3, 1.0, 1e-3)
     assert (n_iter, gap) == (0, -np.inf)
+    n_iter, gap = smo_dense(K, y, np.zeros(3), y.copy(), np.ones(3, bool), 3, 1.0, 1e-3,
+                            max_iter=0)
+    assert (n_iter, gap) == (0, -np.inf)
     y = np.array([1.0, -1.0, -1.0])                 # I_up = {0} at alpha = 0
     n_iter, gap = smo_dense(K, y, np.zeros(3), y.copy(), np.ones(3, bool), 3, 1.0, 1e-3,
                             max_iter=0)
