@@ -487,3 +487,33 @@ def test_dense_smo_on_no_points_makes_no_step():
     n_iter, gap = smo_dense(np.empty((0, 0)), np.empty(0), np.empty(0), np.empty(0),
                             np.ones(0, bool), 0, 1.0, 1e-3)
     assert (n_iter, gap) == (0, -np.inf)
+
+
+@pytest.mark.parametrize("alpha", [np.array([0.0, 1.0]), np.array([1.0, 0.0])])
+def test_compiled_bias_with_one_end_open_is_the_finite_end(alpha):
+    """No free multiplier and one of I_up, I_low empty: the compiled bias is the finite
+    end of [m, M], as :func:`svmtext.kkt.bias_from_gradient`, not an infinite midpoint."""
+    from svmtext.smo._core import bias
+
+    y = np.array([1.0, -1.0])
+    g = np.array([0.3, -0.7])
+    expected = bias_from_gradient(g, alpha, y, 1.0)
+    assert np.isfinite(expected)
+    assert bias(g, alpha, y, np.ones(2, bool), 2, 1.0) == expected
+
+
+def test_wss2_scan_floors_a_zero_curvature_at_tau():
+    """A duplicate of x_i (a_ik = 0 exactly) scores -b^2/tau, finite: with a small
+    enough b it loses to a candidate of positive curvature, where an unfloored
+    curvature would make it infinitely good."""
+    from svmtext.smo._core import curvature, wss2_scan
+
+    tau = 1e-12
+    assert curvature(1.0, 1.0, 1.0, tau) == tau
+    y = np.array([1.0, -1.0, -1.0])
+    status = np.full(3, FREE, dtype=np.int8)
+    g = np.array([1.0, 1.0 - 1e-8, 0.0])          # b = 1e-8 (the duplicate), 1
+    d = np.ones(3)
+    K_i = np.array([1.0, 1.0, 0.5])               # a = 0 (duplicate), 1
+    j, _ = wss2_scan(0, 1.0, g, y, status, np.ones(3, bool), d, K_i, tau, 3)
+    assert j == 2                                 # -1 < -(1e-8)^2 / 1e-12 = -1e-4
