@@ -39,8 +39,9 @@ run_unit() {   # one session on its own clone
 export -f run_unit
 export WORK BIN
 
-# MUTATION_RECHECK=1: the survivors of the campaign in $WORK run again on a clone of HEAD
-# (newer tests, same svmtext source lines), one session per module (recheck-<module>).
+# MUTATION_RECHECK=1: the survivors of the campaign in $WORK run again with HEAD's tests on
+# the campaign's commit (the mutants name operators by source position), one session per
+# module (recheck-<module>); the unmutated code must pass those tests first.
 if [ -n "${MUTATION_RECHECK:-}" ]; then
   units=""
   for module in $MODULES; do
@@ -48,6 +49,11 @@ if [ -n "${MUTATION_RECHECK:-}" ]; then
     unit=recheck-$name
     rm -rf "$WORK/src-$unit"
     git clone --quiet "$ROOT" "$WORK/src-$unit"
+    git -C "$WORK/src-$unit" checkout --quiet "$(cat "$WORK/commit")" -- svmtext
+    tests_var="TESTS_$name"; select_var="SELECT_$name"
+    (cd "$WORK/src-$unit" && PYTHONPATH="$WORK/src-$unit" "$PY" -m pytest -x -q -n 0 -p no:cacheprovider \
+       ${!tests_var} -k "${!select_var}" > "$WORK/baseline-$unit.log" 2>&1) \
+      || { echo "HEAD's tests fail on the campaign's code: see $WORK/baseline-$unit.log"; exit 1; }
     sessions=$(ls "$WORK/$name".sqlite "$WORK/$name"-[0-9]*.sqlite 2>/dev/null || true)
     "$PY" "$ROOT/tools/mutation_recheck.py" "$WORK/$unit.sqlite" $sessions
     first=$(ls "$WORK/$name".toml "$WORK/$name"-[0-9]*.toml 2>/dev/null | head -1)
