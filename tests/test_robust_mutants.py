@@ -517,3 +517,13 @@ def test_wss2_scan_floors_a_zero_curvature_at_tau():
     K_i = np.array([1.0, 1.0, 0.5])               # a = 0 (duplicate), 1
     j, _ = wss2_scan(0, 1.0, g, y, status, np.ones(3, bool), d, K_i, tau, 3)
     assert j == 2                                 # -1 < -(1e-8)^2 / 1e-12 = -1e-4
+
+
+def test_max_up_takes_the_first_of_tied_maxima():
+    """Two points of I_up with the same -y G (a duplicated point): i is the first."""
+    from svmtext.smo._core import max_up
+
+    y = np.array([-1.0, 1.0, 1.0])
+    status = np.full(3, FREE, dtype=np.int8)
+    i, g_max = max_up(np.array([0.1, 0.7, 0.7]), y, status, np.ones(3, bool), 3)
+    assert (i, g_max) == (1, 0.7)
