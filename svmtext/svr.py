@@ -50,7 +50,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._validation import check_kernel_psd, kernel_needs_check
 from .base import KERNEL_CONSTRAINTS, KernelParamsMixin
 from .smo import GramColumns, KernelColumns, smo_solve
-from .smo._estimator import SMO_CONSTRAINTS
+from .smo._estimator import SMO_CONSTRAINTS, column_threads
 
 __all__ = ["SMOSVR", "StackedColumns", "svr_problem"]
 
@@ -68,6 +68,7 @@ class StackedColumns:
         self.n_base = base.n
         self.n = 2 * base.n
         self.dtype = base.dtype
+        self.n_threads = getattr(base, "n_threads", 1)    # for smo_solve's BLAS threads
         self.set_active(None)
 
     @property
@@ -141,6 +142,9 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
     cache_size : float, default=200
         Kernel-column cache in MB.
     max_iter : int or None, default=None
+    n_jobs : int or None, default=None
+        Threads for the kernel columns, as :class:`~svmtext.smo.SMOSVC`'s ``n_jobs``
+        (``None`` or 1 one thread, -1 every core): the same fit bit for bit.
 
     Attributes
     ----------
@@ -172,7 +176,7 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
 
     def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", degree=3, gamma="scale",
                  coef0=0.0, tol=1e-3, selection="wss2", shrinking=True, cache_size=200.0,
-                 max_iter=None):
+                 max_iter=None, n_jobs=None):
         self.C = C
         self.epsilon = epsilon
         self.kernel = kernel
@@ -184,6 +188,7 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
         self.shrinking = shrinking
         self.cache_size = cache_size
         self.max_iter = max_iter
+        self.n_jobs = n_jobs
 
     def _gram(self, X):
         """The Gram matrix of the training points (``X`` itself when precomputed)."""
@@ -234,7 +239,7 @@ class SMOSVR(KernelParamsMixin, RegressorMixin, BaseEstimator):
             if kernel_needs_check(self.kernel, self.coef0):
                 check_kernel_psd(self._kernel_function(), X, needed_by="the SVR dual")
             base = KernelColumns(X, self.kernel, gamma=self._gamma, degree=self.degree,
-                                 coef0=self.coef0)
+                                 coef0=self.coef0, n_threads=column_threads(self.n_jobs))
         y2, p = svr_problem(z, self.epsilon)
         res = smo_solve(StackedColumns(base), y2, self.C, p=p, tol=self.tol,
                         max_iter=self.max_iter, selection=self.selection,

@@ -14,7 +14,7 @@ ESTIMATORS = [
     QPSVC(), QPSVC(kernel="linear", C=10.0), QPSVC(kernel="poly", degree=2, coef0=1.0, C=0.5),
     SMOSVC(), SMOSVC(selection="platt", kernel="linear"), SMOSVC(selection="mvp", shrinking=False),
     SMOSVC(probability=True, random_state=0), SMOSVC(kernel="precomputed"),
-    SMOSVC(class_weight="balanced", kernel="linear"),
+    SMOSVC(class_weight="balanced", kernel="linear"), SMOSVC(n_jobs=2),
     EcoSVC(), EcoSVC(kernel="linear", C=10.0, buffer_size=5),
     SVDD(), SVDD(kernel="linear", C=0.5),
     EcoSVDD(), EcoSVDD(kernel="poly", degree=2, coef0=1.0),

@@ -99,6 +99,15 @@ class KernelColumns:
         NumPy's (BLAS sums in another order, NumPy's vectorised ``exp``), and an SMO path
         is sensitive to the last bit: iteration counts move by a few percent, so the
         results recorded with NumPy's columns would not be reproduced exactly.
+    n_threads : int, default 1
+        Threads for a kernel column (``SMOSVC(n_jobs=...)``): the compiled columns share
+        their rows between numba's threads (:func:`svmtext.smo._core.sparse_dot_column_threads`,
+        :func:`~svmtext.smo._core.kernel_column_threads`), NumPy's columns use that many
+        BLAS threads (:func:`svmtext.smo.smo_solve` sets the limit). Each row's sum is made
+        by one thread in the same order, so the columns have the same bits for every
+        ``n_threads``. With more than one thread the compiled SMO loop asks Python for
+        its columns (:meth:`compiled_source` returns kind 0), which computes them with
+        the threaded kernels.
     """
 
     compiled_default = False
@@ -106,7 +115,8 @@ class KernelColumns:
     sets it)."""
 
     def __init__(self, X, kernel="rbf", *, gamma=1.0, degree=3, coef0=0.0,
-                 dtype=np.float64, sparse_columns="auto", compiled_columns=None):
+                 dtype=np.float64, sparse_columns="auto", compiled_columns=None,
+                 n_threads=1):
         X = np.asarray(X)
         if X.ndim != 2:
             raise ValueError(f"X must be a 2-D array; got shape {X.shape}")
@@ -115,6 +125,9 @@ class KernelColumns:
         if sparse_columns not in ("auto", True, False):
             raise ValueError("sparse_columns must be 'auto', True or False; "
                              f"got {sparse_columns!r}")
+        if not (isinstance(n_threads, (int, np.integer)) and n_threads >= 1):
+            raise ValueError(f"n_threads must be a positive integer; got {n_threads!r}")
+        self.n_threads = int(n_threads)
         self.kernel = kernel
         self.gamma, self.degree, self.coef0 = gamma, degree, coef0
         self.dtype = np.dtype(dtype)
@@ -165,13 +178,17 @@ class KernelColumns:
         """``K[rows, cols]`` for the rows stored in ``XT`` (features by rows, squared
         norms ``sq``), from the non-zero features of each ``x_c`` only (compiled)."""
         from . import _core              # compiled on first use
+        if self.n_threads > 1:
+            dots, rbf = _core.sparse_dot_column_threads, _core.rbf_from_dots_threads
+        else:
+            dots, rbf = _core.sparse_dot_column, _core.rbf_from_dots
         csr = self._csr
         out = np.empty((len(cols), XT.shape[1]), dtype=self.dtype)
         for k, c in enumerate(cols):
             lo, hi = csr.indptr[c], csr.indptr[c + 1]
-            _core.sparse_dot_column(XT, csr.indices[lo:hi], csr.data[lo:hi], out[k])
+            dots(XT, csr.indices[lo:hi], csr.data[lo:hi], out[k])
             if self.kernel == "rbf":
-                _core.rbf_from_dots(out[k], sq, float(self.sq[c]), float(self.gamma))
+                rbf(out[k], sq, float(self.sq[c]), float(self.gamma))
         if self.kernel == "poly":
             out = (self.gamma * out + self.coef0) ** self.degree
         return out.T
@@ -196,7 +213,8 @@ class KernelColumns:
         if self.kernel_code is not None:
             from . import _core              # compiled on first use
             out = np.empty(len(self._sqa), dtype=self.dtype)
-            _core.kernel_column(self._Xa, self._sqa, self.X[c], float(self.sq[c]),
+            column = _core.kernel_column_threads if self.n_threads > 1 else _core.kernel_column
+            column(self._Xa, self._sqa, self.X[c], float(self.sq[c]),
                                 self.kernel_code, float(self.gamma), float(self.coef0),
                                 int(self.degree), out)
             self.n_kernel_evals += out.size
@@ -209,9 +227,9 @@ class KernelColumns:
         of checks around them: a small problem asks for a column every few iterations.
         None where that path does not apply (sparse or compiled columns, a callable
         kernel, one active row); the caller then uses :meth:`active_column`."""
+        if self.sparse_columns or self.kernel_code is not None or len(self._Xa) < 2:
+            return None                  # (sparse columns keep no _Xa)
         A = self._Xa
-        if self.sparse_columns or self.kernel_code is not None or len(A) < 2:
-            return None
         Y = self.X[[c]]
         if self.kernel == "rbf":           # squared_distances, then rbf_kernel's exp
             D = A @ Y[0]
@@ -233,16 +251,18 @@ class KernelColumns:
         """What the compiled SMO loop needs to compute columns itself:
         ``(kind, kernel code, (X, sq, X_active, sq_active, indptr, indices, data))``,
         kind 2 for dense data, 3 for the sparse columns (linear and RBF), 0 when the
-        loop must ask Python (a callable kernel; the sparse polynomial kernel)."""
+        loop must ask Python (a callable kernel; the sparse polynomial kernel; more than
+        one thread: Python calls the threaded kernels)."""
         none = np.empty((0, 0), dtype=self.dtype)
         no_idx = np.empty(0, dtype=np.int32)
-        if self.sparse_columns and self.kernel in ("linear", "rbf"):
+        serial = self.n_threads == 1
+        if serial and self.sparse_columns and self.kernel in ("linear", "rbf"):
             csr = self._csr
             return 3, self.kernel_code, (self.XT, self.sq, self._XTa, self._sqa,
                                          csr.indptr.astype(np.int32, copy=False),
                                          csr.indices.astype(np.int32, copy=False),
                                          csr.data)
-        if not self.sparse_columns and self.kernel_code is not None:
+        if serial and not self.sparse_columns and self.kernel_code is not None:
             return 2, self.kernel_code, (self.X, self.sq, self._Xa, self._sqa, no_idx,
                                          no_idx, self.sq[:0])
         return 0, -1, (none, self.sq, none, self._sqa, no_idx, no_idx, self.sq[:0])

@@ -23,13 +23,16 @@ the user's cache folder); the rest of the package imports it on first use, so
 """
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 from .. import kkt
-from .._numba import njit
+from .._numba import njit, prange
 
 __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient", "bias",
-           "dense_loop", "sparse_dot_column", "rbf_from_dots", "kernel_column"]
+           "dense_loop", "sparse_dot_column", "rbf_from_dots", "kernel_column",
+           "sparse_dot_column_threads", "rbf_from_dots_threads", "kernel_column_threads"]
 
 _jit = njit(cache=True)
 # error_model="numpy" (the vectorised passes of dense_loop): see below
@@ -311,7 +314,6 @@ def dense_loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter, pai
     return n_iter, gap
 
 
-@njit(cache=True, fastmath=True)
 def sparse_dot_column(XT, nz, v, out):
     r"""``out[r] = <x_r, x>`` for the columns ``x_r`` of ``XT`` (features by rows), where
     ``x`` has the non-zero values ``v`` at the features ``nz``.
@@ -319,11 +321,14 @@ def sparse_dot_column(XT, nz, v, out):
     Only the rows of ``XT`` of those features are read: for data with many zeros
     (MNIST: four pixels in five are 0) a fifth of ``X``. Rows are processed in blocks
     so that the partial sums stay in the L1 cache, four features at a time (the loops
-    count from 0 over slices so that the compiler can vectorise them).
+    count from 0 over slices so that the compiler can vectorise them). The blocks are
+    independent: :func:`sparse_dot_column_threads` shares them between threads, each
+    row's sum made by one thread in the same order (the same bits).
     """
     n = XT.shape[1]
     k = len(nz)
-    for lo in range(0, n, 1024):
+    for b in prange((n + 1023) // 1024):
+        lo = b * 1024
         hi = min(lo + 1024, n)
         o = out[lo:hi]
         m = hi - lo
@@ -345,7 +350,6 @@ def sparse_dot_column(XT, nz, v, out):
     return out
 
 
-@_jit
 def kernel_column(Xa, sqa, x, sq_x, kernel, gamma, coef0, degree, out):
     r"""``out[r]`` :math:`= k(x_r, x)` for the rows :math:`x_r` of ``Xa``: ``kernel`` 0
     linear :math:`\langle x_r, x\rangle`, 1 RBF :math:`\exp(-\gamma\max(0, \lVert x_r\rVert^2
@@ -354,7 +358,7 @@ def kernel_column(Xa, sqa, x, sq_x, kernel, gamma, coef0, degree, out):
     The columns of :class:`~svmtext.smo.KernelColumns` on dense data (Python and the
     compiled loop call this one function)."""
     n, p = Xa.shape
-    for r in range(n):
+    for r in prange(n):
         s = 0.0
         for f in range(p):
             s += np.float64(Xa[r, f]) * np.float64(x[f])
@@ -368,13 +372,38 @@ def kernel_column(Xa, sqa, x, sq_x, kernel, gamma, coef0, degree, out):
     return out
 
 
-@_jit
 def rbf_from_dots(dots, sq_rows, sq_c, gamma):
     r"""In place: :math:`K_{rc} = \exp(-\gamma\max(0, \lVert x_r\rVert^2 + \lVert x_c\rVert^2
     - 2\langle x_r, x_c\rangle))` from the inner products ``dots``."""
-    for r in range(len(dots)):
+    for r in prange(len(dots)):
         dist = sq_rows[r] + sq_c - 2 * dots[r]
         if dist < 0:
             dist = 0
         dots[r] = np.exp(-gamma * dist)
     return dots
+
+
+# The column kernels, twice from one source: their loops over rows (or blocks of rows)
+# are ``prange``, which a function compiled without ``parallel=True`` runs as ``range``.
+# The serial variants keep the plain names (the compiled SMO loop calls them); the
+# ``*_threads`` variants share the rows between numba's threads (``SMOSVC(n_jobs=...)``,
+# :class:`~svmtext.smo.KernelColumns` sets their number). Each row is made by one thread
+# with the same operations in the same order, so both give the same bits. The copies
+# have their own names, so that numba caches the two compilations apart.
+
+
+def _renamed(f, name):
+    g = types.FunctionType(f.__code__.replace(co_name=name), f.__globals__, name,
+                           f.__defaults__, f.__closure__)
+    g.__qualname__ = name
+    g.__doc__ = f"Threaded :func:`{f.__name__}` (``parallel=True``): the same bits."
+    return g
+
+
+_kernels = (sparse_dot_column, kernel_column, rbf_from_dots)
+sparse_dot_column_threads, kernel_column_threads, rbf_from_dots_threads = (
+    njit(cache=True, parallel=True, **opts)(_renamed(f, f.__name__ + "_threads"))
+    for f, opts in zip(_kernels, ({"fastmath": True}, {}, {})))
+sparse_dot_column = njit(cache=True, fastmath=True)(sparse_dot_column)
+kernel_column = _jit(kernel_column)
+rbf_from_dots = _jit(rbf_from_dots)

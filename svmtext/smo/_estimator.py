@@ -33,9 +33,21 @@ SMO_CONSTRAINTS = {
     "shrinking": ["boolean"],
     "cache_size": [Interval(Real, 0.0, None, closed="neither")],
     "max_iter": [Interval(Integral, 0, None, closed="left"), None],
+    # scikit-learn's n_jobs: k >= 1 threads, -1 all cores, -2 all but one ...; 0 has no meaning
+    "n_jobs": [Interval(Integral, 1, None, closed="left"),
+               Interval(Integral, None, -1, closed="right"), None],
 }
 
 __all__ = ["SMOSVC"]
+
+
+def column_threads(n_jobs) -> int:
+    """The threads for the kernel columns of ``n_jobs`` (scikit-learn's meaning: ``None``
+    and 1 one thread, -1 every core, :math:`-k` all but :math:`k - 1`; at least 1)."""
+    if n_jobs is None:
+        return 1
+    from joblib import effective_n_jobs
+    return max(1, int(effective_n_jobs(int(n_jobs))))
 
 
 class SMOSVC(BaseSVC):
@@ -72,6 +84,15 @@ class SMOSVC(BaseSVC):
         ``predict_proba`` (book: :ref:`sec-practice-probability`).
     random_state : int, RandomState or None, default=None
         Seed of the internal cross-validation split (``probability=True`` only).
+    n_jobs : int or None, default=None
+        Threads for the kernel columns, the only part of SMO that runs in parallel
+        (scikit-learn's meaning: ``None`` or 1 one thread, -1 every core, :math:`k`
+        threads). A column :math:`K_{\\cdot c}` is shared out by rows, each row's kernel
+        value made by one thread in the same order, so the fit (:math:`\\alpha`, :math:`b`,
+        ``n_iter_``) is the same bit for bit for every ``n_jobs``; only the time changes.
+        The compiled columns of data with many zeros (MNIST) use numba's threads, dense
+        data BLAS's (book: :ref:`sec-smo-benchmark`). Pays off when columns are long and
+        costly (:math:`n` in the thousands); a small problem is faster on one thread.
 
     Attributes
     ----------
@@ -113,7 +134,8 @@ class SMOSVC(BaseSVC):
 
     def __init__(self, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3,
                  selection="wss2", shrinking=True, cache_size=200.0, max_iter=None,
-                 dtype="float64", class_weight=None, probability=False, random_state=None):
+                 dtype="float64", class_weight=None, probability=False, random_state=None,
+                 n_jobs=None):
         super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma, coef0=coef0)
         self.tol = tol
         self.selection = selection
@@ -124,6 +146,7 @@ class SMOSVC(BaseSVC):
         self.class_weight = class_weight
         self.probability = probability
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _box(self, y, C):
         r"""Per-sample box :math:`C w_{y_i}` (a scalar when every weight is 1)."""
@@ -148,12 +171,13 @@ class SMOSVC(BaseSVC):
         X, y, C = self._prepare(X, y)
         if self.kernel == "precomputed":
             self._check_gram(X)
-            provider = GramColumns(X, dtype=np.dtype(self.dtype))
+            provider = GramColumns(X, dtype=np.dtype(self.dtype))   # no kernel to compute
         else:
             if kernel_needs_check(self.kernel, self.coef0):
                 check_kernel_psd(self._kernel_function(), X, needed_by="SMO's dual")
             provider = KernelColumns(X, self.kernel, gamma=self._gamma, degree=self.degree,
-                                     coef0=self.coef0, dtype=np.dtype(self.dtype))
+                                     coef0=self.coef0, dtype=np.dtype(self.dtype),
+                                     n_threads=column_threads(self.n_jobs))
         res = smo_solve(provider, y, self._box(y, C), tol=self.tol, max_iter=self.max_iter,
                         selection=self.selection, cache_size=self.cache_size,
                         shrinking=self.shrinking)

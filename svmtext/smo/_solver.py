@@ -31,6 +31,7 @@ shrinking and the working-set rules.
 from __future__ import annotations
 
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -399,6 +400,30 @@ def _one_blas_thread():
     return _CONTROLLER[0].limit(limits=1, user_api="blas")
 
 
+@contextmanager
+def _column_threads(k):
+    """``k`` threads for the kernel columns: ``k`` BLAS threads (NumPy's columns) and
+    ``k`` numba threads (the compiled ones, at most numba's ``NUMBA_NUM_THREADS``);
+    ``k = 1`` is :func:`_one_blas_thread` alone."""
+    if k == 1:
+        with _one_blas_thread():
+            yield
+        return
+    import numba
+
+    from .._numba import prefer_threading_layers
+    prefer_threading_layers()
+    before = numba.get_num_threads()
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    with _CONTROLLER[0].limit(limits=k, user_api="blas"):
+        numba.set_num_threads(min(k, numba.config.NUMBA_NUM_THREADS))
+        try:
+            yield
+        finally:
+            numba.set_num_threads(before)
+
+
 def _check_box(C, n):
     """One finite positive ``C`` (a float) or ``n`` of them (a float array)."""
     if np.ndim(C) == 0:
@@ -500,8 +525,9 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         raise ValueError(f"max_iter must be a non-negative integer; got {max_iter!r}")
     evals0 = provider.n_kernel_evals
     # one BLAS thread: a kernel column is a single matrix-vector product, too small
-    # for threads to pay off (and threads spin badly on a busy machine)
-    with _one_blas_thread():
+    # for threads to pay off (and threads spin badly on a busy machine); more only when
+    # the provider asks for them (KernelColumns(n_threads=...), SMOSVC(n_jobs=...))
+    with _column_threads(int(getattr(provider, "n_threads", 1))):
         solver = _SMO(provider, y, C, alpha, tol, tau, cache_size, rule, p)
         if isinstance(rule, WSS2) and not history:
             n_iter, n_select, converged, hist = solver.run_compiled(max_iter, shrinking)
