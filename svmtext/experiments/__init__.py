@@ -13,6 +13,7 @@ from ._cache import StaleCacheError, config_hash, load_cache, write_cache
 # module names, as they are added
 EXPERIMENTS: list[str] = ["mnist_eco", "eco_toys", "smo_benchmark", "eco_svdd", "scaling", "svmguide",
                           "coulomb_table1", "psvm_tables", "psvm_readings", "enumsv_uci",
-                          "enumsv_compas", "nested_cv", "cover_sim", "psvm_generators"]
+                          "enumsv_compas", "nested_cv", "cover_sim", "psvm_generators",
+                          "smo_iterations"]
 
 __all__ = ["EXPERIMENTS", "StaleCacheError", "config_hash", "load_cache", "write_cache"]
