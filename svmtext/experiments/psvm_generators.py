@@ -176,7 +176,7 @@ def reading_folds(y, scheme, n_folds, seed) -> list[tuple]:
             for s, end in zip(size, ends)]
 
 
-def _noisy(y, noise, noise_seed) -> np.ndarray:
+def noisy_labels(y, noise, noise_seed) -> np.ndarray:
     """``noise`` of the labels changed to another class chosen uniformly, seeded as
     :func:`svmtext.psvm._evaluation.load_dataset` seeds the spirals set."""
     K = int(y.max()) + 1
@@ -225,7 +225,7 @@ def run_task(kind, params, config) -> dict:
             X, y = spirals_reading(reading, sp["data_seed"])
             folds = reading_folds(y, reading["folds"], sp["n_folds"], sp["cv_seed"])
             if kind == "spirals_noisy":
-                y = _noisy(y, sp["noise"], sp["noise_seed"])
+                y = noisy_labels(y, sp["noise"], sp["noise_seed"])
         if kind == "psvm":
             tr, te = folds[params["fold"]]
             out.update(_psvm(X[tr], y[tr], X[te], y[te], config["psvm"]))
