@@ -378,7 +378,7 @@ def switched_smo(K, d, y, C, tol, tau, max_iter, shrinking, flags):
 # -- the problems ----------------------------------------------------------------------
 
 
-def random_problem(seed):
+def random_problem(seed) -> tuple:
     """``benchmarks/targets.py`` target (c)'s problem ``seed`` (the generator of
     ``tests/test_smo_loop.py``, without the feature scaled by 1e3): ``X, y, kernel,
     params, C``."""
@@ -400,7 +400,7 @@ def random_problem(seed):
     return X, y, kernel, params, C
 
 
-def problem(spec):
+def problem(spec) -> tuple:
     """``X, y (+1 for classes_[1]), kernel, params, C`` of a problem of the configuration."""
     if spec["kind"] == "random":
         return random_problem(spec["seed"])
@@ -410,7 +410,7 @@ def problem(spec):
     return X, y, "rbf", {"gamma": 2.0 ** spec["log2gamma"]}, 2.0 ** spec["log2C"]
 
 
-def gram(X, kernel, params):
+def gram(X, kernel, params) -> tuple[np.ndarray, np.ndarray]:
     """The columns :class:`~svmtext.smo.KernelColumns` computes (row ``c`` is column
     ``c``) and its diagonal."""
     cols = KernelColumns(X, kernel, **params)
@@ -420,7 +420,7 @@ def gram(X, kernel, params):
     return K, cols.diag()
 
 
-def emulate(K, d, y, C, on, tol, tau, max_iter):
+def emulate(K, d, y, C, on, tol, tau, max_iter) -> tuple[int, bool]:
     """:func:`switched_smo` with the switches named in ``on``: ``(n_iter, converged)``."""
     flags = sum(SWITCHES[s] for s in on)
     order = np.arange(len(y))
@@ -435,12 +435,12 @@ def emulate(K, d, y, C, on, tol, tau, max_iter):
     return int(n_iter), bool(converged)
 
 
-def libsvm_count(X, y, kernel, params, C, tol):
+def libsvm_count(X, y, kernel, params, C, tol) -> int:
     """scikit-learn's ``SVC`` (LIBSVM): its iteration count."""
     return int(SVC(C=C, kernel=kernel, tol=tol, **params).fit(X, y).n_iter_[0])
 
 
-def smosvc_count(X, y, kernel, params, C, tol, max_iter):
+def smosvc_count(X, y, kernel, params, C, tol, max_iter) -> tuple[int, bool]:
     """:class:`~svmtext.smo.SMOSVC`: ``(n_iter, converged)``."""
     est = SMOSVC(C=C, kernel=kernel, tol=tol, max_iter=max_iter, **params).fit(X, y)
     return int(est.n_iter_), bool(est.fit_info_["converged"])
