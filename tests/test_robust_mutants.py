@@ -527,3 +527,35 @@ def test_max_up_takes_the_first_of_tied_maxima():
     status = np.full(3, FREE, dtype=np.int8)
     i, g_max = max_up(np.array([0.1, 0.7, 0.7]), y, status, np.ones(3, bool), 3)
     assert (i, g_max) == (1, 0.7)
+
+
+def test_first_without_the_value_is_minus_one():
+    from svmtext.smo._core import _first
+
+    a = np.array([0.5, 1.0, 1.0])
+    assert (_first(a, 1.0, 3), _first(a, 2.0, 3), _first(a, 1.0, 1)) == (1, -1, -1)
+
+
+def test_scores_floor_a_zero_curvature_at_tau():
+    """The dense loop's scores: a curvature of exactly 0 (a duplicate of x_i) is
+    floored at tau, so the score is finite, -b^2/tau."""
+    from svmtext.smo._core import _scores
+
+    tau = 1e-12
+    g, low = np.array([0.0, 0.5]), np.zeros(2)
+    d, K_i = np.ones(2), np.array([1.0, 0.25])    # a = 0 and 1.5
+    g_low, score = np.empty(2), np.empty(2)
+    _scores(g, low, d, K_i, 1.0, 1.0, tau, g_low, score, 2)
+    assert score.tolist() == [-1.0 / tau, -0.25 / 1.5]
+
+
+def test_compiled_bias_skips_the_points_that_are_not_live():
+    """Points with live[k] false are left out wherever they are, first ones included."""
+    from svmtext.smo._core import bias
+
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    g = np.array([5.0, -0.2, 1.3, 0.9])
+    alpha = np.array([0.5, 0.3, 0.3, 0.0])
+    live = np.array([False, True, True, True])
+    expected = bias_from_gradient(g[1:], alpha[1:], y[1:], 1.0)
+    assert bias(g, alpha, y, live, 4, 1.0) == pytest.approx(expected, abs=1e-15)
