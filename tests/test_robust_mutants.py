@@ -559,3 +559,19 @@ def test_compiled_bias_skips_the_points_that_are_not_live():
     live = np.array([False, True, True, True])
     expected = bias_from_gradient(g[1:], alpha[1:], y[1:], 1.0)
     assert bias(g, alpha, y, live, 4, 1.0) == pytest.approx(expected, abs=1e-15)
+
+
+def test_wss2_scan_screen_lets_a_slightly_better_candidate_through():
+    """The screen b^2 >= screen a sits just below the best score so far: a later
+    candidate better by a relative 1e-10 still passes it and is chosen."""
+    from svmtext.smo._core import wss2_scan
+
+    y = np.array([1.0, -1.0, -1.0])
+    status = np.full(3, FREE, dtype=np.int8)
+    g = np.array([1.0, 0.0, 0.0])                  # b = 1 for both candidates
+    d = np.array([1.0, 1.0, 1.0 - 1e-10])          # a = 1 and 1 - 1e-10
+    K_i = np.array([1.0, 0.5, 0.5])
+    score = [-1.0 / (d[0] + d[k] - 2 * K_i[k]) for k in (1, 2)]
+    assert score[1] < score[0] and score[1] / score[0] < 1 + 1e-9
+    j, _ = wss2_scan(0, 1.0, g, y, status, np.ones(3, bool), d, K_i, 1e-12, 3)
+    assert j == 2
