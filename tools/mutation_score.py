@@ -9,7 +9,9 @@ equivalent, by ``module:line operator #occurrence``, are left out of the denomin
 """
 from __future__ import annotations
 
+import functools
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -19,12 +21,36 @@ from cosmic_ray.work_item import TestOutcome, WorkerOutcome
 MUTATION_MD = Path(__file__).resolve().parents[1] / "tests" / "MUTATION.md"
 
 
+#: The heading of MUTATION.md's table of the campaign being scored: the mutants name source
+#: lines of that campaign's commit, so the tables of earlier campaigns are not read.
+SECTION = "## Survivors of the full campaign"
+
+
 def equivalent() -> set[str]:
-    """``module:line operator`` of the survivors MUTATION.md declares equivalent."""
+    """``module:line operator #occurrence`` of the survivors that MUTATION.md's table of
+    the full campaign declares equivalent."""
     if not MUTATION_MD.is_file():
         return set()
+    text = MUTATION_MD.read_text()
+    start = text.find(SECTION)
+    if start < 0:
+        return set()
+    end = text.find("\n## ", start + len(SECTION))
     return set(re.findall(r"`(svmtext/\S+:\d+ core/\S+ #\d+)`\s*\|\s*equivalent",
-                          MUTATION_MD.read_text()))
+                          text[start:end if end >= 0 else None]))
+
+
+@functools.cache
+def _source(session: str, module: str) -> list[str]:
+    """The lines of ``module`` as the campaign mutated them: at the commit named in the
+    ``commit`` file beside the session (tools/mutation.sh writes it), else the working tree."""
+    commit = Path(session).with_name("commit")
+    if commit.is_file():
+        out = subprocess.run(["git", "show", f"{commit.read_text().strip()}:{module}"],
+                             capture_output=True, text=True, cwd=MUTATION_MD.parents[1])
+        if out.returncode == 0:
+            return out.stdout.splitlines()
+    return Path(module).read_text().splitlines() if Path(module).is_file() else []
 
 
 def main(sessions: list[str]) -> int:
@@ -50,8 +76,7 @@ def main(sessions: list[str]) -> int:
                         counts["equivalent"] += 1
                     else:
                         counts["survived"] += 1
-                    line = Path(m.module_path).read_text().splitlines()[m.start_pos[0] - 1].strip() \
-                        if Path(m.module_path).is_file() else ""
+                    line = _source(session, str(m.module_path))[m.start_pos[0] - 1].strip()
                     survivors.append(f"  {key}  {line}"
                                      + ("  [equivalent]" if key in equiv else ""))
             pending = sum(1 for _ in db.pending_work_items)
