@@ -105,9 +105,8 @@ class KernelColumns:
         :func:`~svmtext.smo._core.kernel_column_threads`), NumPy's columns use that many
         BLAS threads (:func:`svmtext.smo.smo_solve` sets the limit). Each row's sum is made
         by one thread in the same order, so the columns have the same bits for every
-        ``n_threads``. With more than one thread the compiled SMO loop asks Python for
-        its columns (:meth:`compiled_source` returns kind 0), which computes them with
-        the threaded kernels.
+        ``n_threads``. With more than one thread the compiled SMO loop is its twin
+        :func:`svmtext.smo._loop.run_threads`, which calls the threaded kernels.
     """
 
     compiled_default = False
@@ -251,18 +250,18 @@ class KernelColumns:
         """What the compiled SMO loop needs to compute columns itself:
         ``(kind, kernel code, (X, sq, X_active, sq_active, indptr, indices, data))``,
         kind 2 for dense data, 3 for the sparse columns (linear and RBF), 0 when the
-        loop must ask Python (a callable kernel; the sparse polynomial kernel; more than
-        one thread: Python calls the threaded kernels)."""
+        loop must ask Python (a callable kernel; the sparse polynomial kernel). With more
+        than one thread the loop's twin :func:`svmtext.smo._loop.run_threads` calls the
+        threaded kernels."""
         none = np.empty((0, 0), dtype=self.dtype)
         no_idx = np.empty(0, dtype=np.int32)
-        serial = self.n_threads == 1
-        if serial and self.sparse_columns and self.kernel in ("linear", "rbf"):
+        if self.sparse_columns and self.kernel in ("linear", "rbf"):
             csr = self._csr
             return 3, self.kernel_code, (self.XT, self.sq, self._XTa, self._sqa,
                                          csr.indptr.astype(np.int32, copy=False),
                                          csr.indices.astype(np.int32, copy=False),
                                          csr.data)
-        if serial and not self.sparse_columns and self.kernel_code is not None:
+        if not self.sparse_columns and self.kernel_code is not None:
             return 2, self.kernel_code, (self.X, self.sq, self._Xa, self._sqa, no_idx,
                                          no_idx, self.sq[:0])
         return 0, -1, (none, self.sq, none, self._sqa, no_idx, no_idx, self.sq[:0])

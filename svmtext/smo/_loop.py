@@ -29,6 +29,8 @@ the buffers are written back into the full arrays before every return that needs
 """
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 from .._numba import jit
@@ -36,7 +38,7 @@ from ..kkt import UPPER
 from . import _core
 from ._cache import HITS, MISSES, append, restrict_columns, store_column, unlink
 
-__all__ = ["run", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
+__all__ = ["run", "run_threads", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
            "SHRUNK", "new_state"]
 
 # return codes
@@ -343,3 +345,27 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                 if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, active[j], coef):
                     st[PHASE] = P_TOP
                     return NEED_INACTIVE
+
+
+# The same loop on threads (SMOSVC(n_jobs=...)): twins of _compute, _fetch and run, the
+# same source with other globals, whose columns are the threaded kernels of _core
+# (each row made by one thread in the same order: the same bits). They have their own
+# names, so numba compiles and caches them apart, on their first use only.
+
+def _twin(dispatcher, name, **globals_):
+    f = dispatcher.py_func
+    g = {**f.__globals__, **globals_}
+    twin = types.FunctionType(f.__code__.replace(co_name=name), g, name, f.__defaults__,
+                              f.__closure__)
+    twin.__qualname__ = name
+    twin.__doc__ = f"{f.__name__}, with the threaded column kernels of :mod:`svmtext.smo._core`."
+    return jit(twin)
+
+
+_core_threads = types.ModuleType(f"{__name__}._core_threads")
+_core_threads.kernel_column = _core.kernel_column_threads
+_core_threads.sparse_dot_column = _core.sparse_dot_column_threads
+_core_threads.rbf_from_dots = _core.rbf_from_dots_threads
+_compute_threads = _twin(_compute, "_compute_threads", _core=_core_threads)
+_fetch_threads = _twin(_fetch, "_fetch_threads", _compute=_compute_threads)
+run_threads = _twin(run, "run_threads", _fetch=_fetch_threads)

@@ -318,8 +318,10 @@ class _SMO:
 
         args = arguments()
         numpy_column = getattr(provider, "numpy_column", lambda c: None)
+        # the loop's twin on threads computes its columns with the threaded kernels
+        loop = L.run_threads if getattr(provider, "n_threads", 1) > 1 else L.run
         while True:
-            code = L.run(*args)
+            code = loop(*args)
             if code == L.NEED_COLUMN:         # the miss is counted by the loop
                 c = int(st[L.REQ])
                 col = numpy_column(c)
