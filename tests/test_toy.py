@@ -98,8 +98,8 @@ def test_spirals_balance():
 
 def test_spirals_lang_witbrock_points_and_orders():
     """The benchmark's 194 points: point i of class +1 at angle i pi / 16 and radius
-    6.5 (104 - i) / 104, its mirror image in class -1; the three row orders hold the
-    same points."""
+    6.5 (104 - i) / 104, its reflection through the origin in class -1; the three row
+    orders hold the same points."""
     X, y = D.make_spirals(194, points="lang_witbrock", order="arms")
     i = np.arange(97)
     r = 6.5 * (104 - i) / 104

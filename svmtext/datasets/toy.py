@@ -280,7 +280,8 @@ def make_spirals(n: int = 200, noise: float = 0.0, random_state=None, *,
 
         \mathbf{x}_i = 6.5\,\tfrac{104 - i}{104}\,(\sin(i\pi/16), \cos(i\pi/16)),
 
-    and point :math:`i` of class -1 its mirror image :math:`-\mathbf{x}_i`; no
+    and point :math:`i` of class -1 its reflection through the origin
+    :math:`-\mathbf{x}_i` (point :math:`i` turned by half a turn); no
     randomness, coordinates as in the benchmark (within [-6.5, 6.5]). ``n`` must be
     even; ``turns`` does not apply.
 
@@ -334,7 +335,8 @@ def make_spirals(n: int = 200, noise: float = 0.0, random_state=None, *,
         X = np.c_[t * np.cos(angle), t * np.sin(angle)]
     else:
         if n % 2:
-            raise ValueError(f"points='lang_witbrock' needs an even n (two mirrored arms), "
+            raise ValueError(f"points='lang_witbrock' needs an even n (two arms, "
+                             f"each the other's reflection through the origin), "
                              f"got n={n}")
         i = np.arange(n // 2)
         radius = 6.5 * (104 - i) / 104

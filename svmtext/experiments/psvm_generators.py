@@ -7,7 +7,7 @@ source's comparator columns (book: :ref:`sec-psvm-isolated`, :ref:`sec-psvm-spir
     The family ``make_isolated(n_blobs, radius)`` (n = 800, the source's 720
     training points per fold; 37.5 % in the pockets, the source's linear SVM scoring
     the background's 62.5 %). Each member is drawn with the first ``n_seeds`` data
-    seeds 0, 1, 2, ... (at most ``max_seed``) for which the pockets can be placed; a
+    seeds 0, 1, 2, ... (below ``max_seed``) for which the pockets can be placed; a
     member placed for fewer seeds is left out. For every draw, the source's six
     comparators (:mod:`svmtext.psvm._baselines`, Weka's defaults) by stratified
     10-fold CV (one run, the folds of :func:`svmtext.psvm._evaluation.fold_indices`).
@@ -48,7 +48,8 @@ NAME = "psvm_generators"
 FOLDS = ("stratified", "weka", "unshuffled", "unshuffled_stratified")
 #: How a reading labels the Lang-Witbrock points (point ``i`` of an arm):
 #: ``"arms"`` the arm (the benchmark), ``"alternating"`` the arm's label times
-#: (-1)^i, ``"pairs"`` one class per mirrored pair ``i`` (97 classes), ``"halves"``
+#: (-1)^i, ``"pairs"`` one class per pair ``i`` (point ``i`` of each arm, the one
+#: the other's reflection through the origin; 97 classes), ``"halves"``
 #: the arm and whether ``i`` < 97/2 (4 classes).
 LABELS = ("arms", "alternating", "pairs", "halves")
 
