@@ -68,7 +68,8 @@ class StackedColumns:
         self.n_base = base.n
         self.n = 2 * base.n
         self.dtype = base.dtype
-        self.n_threads = getattr(base, "n_threads", 1)    # for smo_solve's BLAS threads
+        self.n_threads = getattr(base, "n_threads", 1)    # for smo_solve's threads
+        self.numpy_columns = getattr(base, "numpy_columns", False)
         self.set_active(None)
 
     @property

@@ -65,6 +65,10 @@ def test_threads_keep_the_compiled_columns():
     X, _ = _data(50, 10, 0.8, seed=0)
     assert KernelColumns(X, "rbf").compiled_source()[0] == 3
     assert KernelColumns(X, "rbf", n_threads=2).compiled_source()[0] == 3
+    # BLAS threads for NumPy's columns only (dense data, no compiled kernel)
+    assert not KernelColumns(X, "rbf").numpy_columns
+    assert KernelColumns(X + 1.0, "rbf").numpy_columns
+    assert not KernelColumns(X + 1.0, "rbf", compiled_columns=True).numpy_columns
 
 
 def test_column_threads_meaning():

@@ -103,7 +103,8 @@ class KernelColumns:
         Threads for a kernel column (``SMOSVC(n_jobs=...)``): the compiled columns share
         their rows between numba's threads (:func:`svmtext.smo._core.sparse_dot_column_threads`,
         :func:`~svmtext.smo._core.kernel_column_threads`), NumPy's columns use that many
-        BLAS threads (:func:`svmtext.smo.smo_solve` sets the limit). Each row's sum is made
+        BLAS threads (:func:`svmtext.smo.smo_solve` sets the limit; BLAS keeps one thread
+        when the columns are compiled, :attr:`numpy_columns`). Each row's sum is made
         by one thread in the same order, so the columns have the same bits for every
         ``n_threads``. With more than one thread the compiled SMO loop is its twin
         :func:`svmtext.smo._loop.run_threads`, which calls the threaded kernels.
@@ -153,6 +154,12 @@ class KernelColumns:
         self._diag = kernel_diag(X, kernel, gamma=gamma, degree=degree, coef0=coef0)
         self.n_kernel_evals = 0
         self.set_active(None)
+
+    @property
+    def numpy_columns(self) -> bool:
+        """Whether the columns are NumPy's (BLAS) products: dense data, no compiled
+        kernel (:func:`svmtext.smo.smo_solve` gives BLAS ``n_threads`` threads then)."""
+        return not self.sparse_columns and self.kernel_code is None
 
     def diag(self) -> np.ndarray:
         """The diagonal :math:`k(x_i, x_i)` (float64)."""

@@ -403,10 +403,12 @@ def _one_blas_thread():
 
 
 @contextmanager
-def _column_threads(k):
-    """``k`` threads for the kernel columns: ``k`` BLAS threads (NumPy's columns) and
-    ``k`` numba threads (the compiled ones, at most numba's ``NUMBA_NUM_THREADS``);
-    ``k = 1`` is :func:`_one_blas_thread` alone."""
+def _column_threads(k, blas):
+    """``k`` threads for the kernel columns: ``k`` numba threads (the compiled columns,
+    at most numba's ``NUMBA_NUM_THREADS``), and ``k`` BLAS threads if ``blas`` (NumPy's
+    columns), else one; ``k = 1`` is :func:`_one_blas_thread` alone. (Without NumPy's
+    columns BLAS makes only the gradient reconstruction's short products, which a
+    second thread slowed down: measured on MNIST, n = 4,000, 0.86 s against 1.18 s.)"""
     if k == 1:
         with _one_blas_thread():
             yield
@@ -418,7 +420,7 @@ def _column_threads(k):
     before = numba.get_num_threads()
     if not _CONTROLLER:
         _CONTROLLER.append(ThreadpoolController())
-    with _CONTROLLER[0].limit(limits=k, user_api="blas"):
+    with _CONTROLLER[0].limit(limits=k if blas else 1, user_api="blas"):
         numba.set_num_threads(min(k, numba.config.NUMBA_NUM_THREADS))
         try:
             yield
@@ -529,7 +531,8 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     # one BLAS thread: a kernel column is a single matrix-vector product, too small
     # for threads to pay off (and threads spin badly on a busy machine); more only when
     # the provider asks for them (KernelColumns(n_threads=...), SMOSVC(n_jobs=...))
-    with _column_threads(int(getattr(provider, "n_threads", 1))):
+    with _column_threads(int(getattr(provider, "n_threads", 1)),
+                         bool(getattr(provider, "numpy_columns", False))):
         solver = _SMO(provider, y, C, alpha, tol, tau, cache_size, rule, p)
         if isinstance(rule, WSS2) and not history:
             n_iter, n_select, converged, hist = solver.run_compiled(max_iter, shrinking)
