@@ -575,3 +575,18 @@ def test_wss2_scan_screen_lets_a_slightly_better_candidate_through():
     assert score[1] < score[0] and score[1] / score[0] < 1 + 1e-9
     j, _ = wss2_scan(0, 1.0, g, y, status, np.ones(3, bool), d, K_i, 1e-12, 3)
     assert j == 2
+
+
+@pytest.mark.parametrize("C", [1.0, 0.3])
+def test_compiled_bias_counts_a_multiplier_exactly_one_tolerance_below_C_at_C(C):
+    """alpha_k = C - 1e-12 C exactly is at C for the compiled bias, as for the bias
+    rule: with no other free multiplier b is the midpoint of [m, M], not alpha_k's -y G."""
+    from svmtext.kkt import BIAS_RTOL
+    from svmtext.smo._core import bias
+
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    g = np.array([0.4, -0.2, 1.3, 0.9])
+    alpha = np.array([C - BIAS_RTOL * C, 0.0, C, 0.0])
+    expected = bias_from_gradient(g, alpha, y, C)
+    assert expected != g[0]
+    assert bias(g, alpha, y, np.ones(4, bool), 4, C) == pytest.approx(expected, abs=1e-15)
