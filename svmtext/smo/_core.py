@@ -314,7 +314,7 @@ def dense_loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter, pai
     return n_iter, gap
 
 
-def sparse_dot_column(XT, nz, v, out):
+def sparse_dot_column(XT, nz, v, out) -> np.ndarray:
     r"""``out[r] = <x_r, x>`` for the columns ``x_r`` of ``XT`` (features by rows), where
     ``x`` has the non-zero values ``v`` at the features ``nz``.
 
@@ -350,7 +350,7 @@ def sparse_dot_column(XT, nz, v, out):
     return out
 
 
-def kernel_column(Xa, sqa, x, sq_x, kernel, gamma, coef0, degree, out):
+def kernel_column(Xa, sqa, x, sq_x, kernel, gamma, coef0, degree, out) -> np.ndarray:
     r"""``out[r]`` :math:`= k(x_r, x)` for the rows :math:`x_r` of ``Xa``: ``kernel`` 0
     linear :math:`\langle x_r, x\rangle`, 1 RBF :math:`\exp(-\gamma\max(0, \lVert x_r\rVert^2
     + \lVert x\rVert^2 - 2\langle x_r, x\rangle))` (``sqa``, ``sq_x`` the squared norms),
@@ -372,7 +372,7 @@ def kernel_column(Xa, sqa, x, sq_x, kernel, gamma, coef0, degree, out):
     return out
 
 
-def rbf_from_dots(dots, sq_rows, sq_c, gamma):
+def rbf_from_dots(dots, sq_rows, sq_c, gamma) -> np.ndarray:
     r"""In place: :math:`K_{rc} = \exp(-\gamma\max(0, \lVert x_r\rVert^2 + \lVert x_c\rVert^2
     - 2\langle x_r, x_c\rangle))` from the inner products ``dots``."""
     for r in prange(len(dots)):
@@ -392,7 +392,7 @@ def rbf_from_dots(dots, sq_rows, sq_c, gamma):
 # have their own names, so that numba caches the two compilations apart.
 
 
-def _renamed(f, name):
+def _renamed(f, name) -> types.FunctionType:
     g = types.FunctionType(f.__code__.replace(co_name=name), f.__globals__, name,
                            f.__defaults__, f.__closure__)
     g.__qualname__ = name

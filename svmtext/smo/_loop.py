@@ -352,7 +352,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
 # (each row made by one thread in the same order: the same bits). They have their own
 # names, so numba compiles and caches them apart, on their first use only.
 
-def _twin(dispatcher, name, **globals_):
+def _twin(dispatcher, name, **globals_) -> object:
     f = dispatcher.py_func
     g = {**f.__globals__, **globals_}
     twin = types.FunctionType(f.__code__.replace(co_name=name), g, name, f.__defaults__,
