@@ -590,3 +590,17 @@ def test_compiled_bias_counts_a_multiplier_exactly_one_tolerance_below_C_at_C(C)
     expected = bias_from_gradient(g, alpha, y, C)
     assert expected != g[0]
     assert bias(g, alpha, y, np.ones(4, bool), 4, C) == pytest.approx(expected, abs=1e-15)
+
+
+@pytest.mark.parametrize("C", [1.0, 0.3])
+def test_compiled_bias_counts_a_multiplier_exactly_one_tolerance_above_0_at_0(C):
+    """alpha_k = 1e-12 C exactly is at 0 for the compiled bias, as for the bias rule."""
+    from svmtext.kkt import BIAS_RTOL
+    from svmtext.smo._core import bias
+
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    g = np.array([0.4, -0.2, 1.3, 0.9])
+    alpha = np.array([BIAS_RTOL * C, 0.0, C, C])
+    expected = bias_from_gradient(g, alpha, y, C)
+    assert expected != g[0]
+    assert bias(g, alpha, y, np.ones(4, bool), 4, C) == pytest.approx(expected, abs=1e-15)
