@@ -604,3 +604,22 @@ def test_compiled_bias_counts_a_multiplier_exactly_one_tolerance_above_0_at_0(C)
     expected = bias_from_gradient(g, alpha, y, C)
     assert expected != g[0]
     assert bias(g, alpha, y, np.ones(4, bool), 4, C) == pytest.approx(expected, abs=1e-15)
+
+
+def test_intercept_from_alpha_reads_the_bounds_with_its_tolerance():
+    """``intercept_from_alpha``'s default tolerance is free_and_bounded's (1e-8 max(1, C)):
+    a multiplier 1e-10 below C is at C there, and b is the midpoint of [m, M]; given
+    ``tol=0`` the same multiplier is free and b is its -y G."""
+    from svmtext.kkt import bound_tol, intercept_from_alpha
+
+    K = np.array([[1.0, 0.2, 0.1], [0.2, 1.0, 0.3], [0.1, 0.3, 1.0]])
+    y = np.array([1.0, -1.0, -1.0])
+    C = 1.0
+    alpha = np.array([C - 1e-10, C - 1e-10, 0.0])
+    minus_yG = y - K @ (alpha * y)
+    assert bound_tol(alpha, C) > 1e-10
+    at_bound = intercept_from_alpha(alpha, K, y, C)
+    assert at_bound == pytest.approx(bias_from_gradient(minus_yG, alpha, y, C, bound_tol(alpha, C)))
+    assert at_bound != pytest.approx(np.mean(minus_yG[:2]))
+    free = intercept_from_alpha(alpha, K, y, C, tol=0.0)
+    assert free == pytest.approx(np.mean(minus_yG[:2]))
