@@ -623,3 +623,13 @@ def test_intercept_from_alpha_reads_the_bounds_with_its_tolerance():
     assert at_bound != pytest.approx(np.mean(minus_yG[:2]))
     free = intercept_from_alpha(alpha, K, y, C, tol=0.0)
     assert free == pytest.approx(np.mean(minus_yG[:2]))
+
+
+def test_dual_feasibility_residual_is_zero_inside_the_box_and_the_excess_outside():
+    """max(0, -alpha_i) + max(0, alpha_i - C): 0 for 0 <= alpha_i <= C, the distance
+    to the box outside it, never negative."""
+    K = np.eye(4)
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    alpha = np.array([0.25, 0.5, -0.5, 1.75])
+    r = kkt_residuals(alpha, 0.0, K, y, 1.0)
+    np.testing.assert_array_equal(r.dual_feasibility, [0.0, 0.0, 0.5, 0.75])
