@@ -633,3 +633,15 @@ def test_dual_feasibility_residual_is_zero_inside_the_box_and_the_excess_outside
     alpha = np.array([0.25, 0.5, -0.5, 1.75])
     r = kkt_residuals(alpha, 0.0, K, y, 1.0)
     np.testing.assert_array_equal(r.dual_feasibility, [0.0, 0.0, 0.5, 0.75])
+
+
+def test_bias_interval_reads_the_bounds_with_its_tolerance():
+    """``bias_interval``'s default tolerance is 1e-12 C (:func:`svmtext.kkt.bias_tol`): a
+    multiplier of y = +1 1e-10 below C is free there, so in I_up (m = its -y G), but at C
+    with ``tol=1e-8``, and I_up is empty (m = -inf)."""
+    y = np.array([1.0, -1.0])
+    g = np.array([0.3, -0.7])
+    C = 1.0
+    alpha = np.array([C - 1e-10, 0.0])         # y = -1 at 0: in I_low only
+    assert bias_interval(g, alpha, y, C) == (0.3, -0.7)
+    assert bias_interval(g, alpha, y, C, tol=1e-8) == (-np.inf, -0.7)
