@@ -56,7 +56,7 @@ if [ -n "${MUTATION_RECHECK:-}" ]; then
       || { echo "HEAD's tests fail on the campaign's code: see $WORK/baseline-$unit.log"; exit 1; }
     sessions=$(ls "$WORK/$name".sqlite "$WORK/$name"-[0-9]*.sqlite 2>/dev/null || true)
     "$PY" "$ROOT/tools/mutation_recheck.py" "$WORK/$unit.sqlite" $sessions
-    first=$(ls "$WORK/$name".toml "$WORK/$name"-[0-9]*.toml 2>/dev/null | head -1)
+    first=$(ls "$WORK/$name".toml "$WORK/$name"-[0-9]*.toml 2>/dev/null | head -1 || true)
     cp "$first" "$WORK/$unit.toml"
     units="$units $unit"
   done
