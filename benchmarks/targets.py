@@ -31,10 +31,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 from sklearn.multiclass import OneVsOneClassifier
@@ -45,10 +43,8 @@ from threadpoolctl import threadpool_limits
 from svmtext.datasets import load_mnist, load_mnist_4v9, load_svmguide
 from svmtext.kernels import rbf_kernel
 from svmtext.kkt import dual_objective_from_coef
+from svmtext.datasets.toy import make_smo_problem as random_problem
 from svmtext.smo import SMOSVC
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from test_smo_loop import random_problem  # noqa: E402  (the tests' random problems)
 
 try:
     import daal4py
@@ -71,8 +67,9 @@ def timed(make, X, y, reps):
     return float(np.median(times)), clf
 
 
-def alternate(makers, X, y, reps):
-    """Fit every learner ``reps`` times, rotating the order; ``{name: (median, model)}``."""
+def alternate(makers, X, y, reps, every_time=False):
+    """Fit every learner ``reps`` times, rotating the order; ``{name: (median, model)}``
+    (``every_time``: the list of the ``reps`` times instead of their median)."""
     times = {k: [] for k in makers}
     models = {}
     names = list(makers)
@@ -80,7 +77,7 @@ def alternate(makers, X, y, reps):
         for k in names[r % len(names):] + names[:r % len(names)]:
             t, models[k] = timed(makers[k], X, y, 1)
             times[k].append(t)
-    return {k: (float(np.median(v)), models[k]) for k, v in times.items()}
+    return {k: (v if every_time else float(np.median(v)), models[k]) for k, v in times.items()}
 
 
 def _ratio_line(label, ratios, bound, median_bound=None):

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 import numpy as np
 from sklearn.svm import SVC
@@ -31,6 +30,7 @@ from threadpoolctl import threadpool_limits
 
 from svmtext.datasets import load_mnist
 from svmtext.smo import SMOSVC
+from targets import alternate  # benchmarks/targets.py: alternating fits, rotated order
 
 try:
     import daal4py
@@ -81,21 +81,6 @@ def learners():
     return out
 
 
-def alternate(makers, X, y, reps):
-    """Fit every learner ``reps`` times, rotating the order; ``{name: (times, model)}``."""
-    times = {k: [] for k in makers}
-    models = {}
-    names = list(makers)
-    for r in range(reps):
-        for k in names[r % len(names):] + names[:r % len(names)]:
-            model = makers[k]()
-            t = time.perf_counter()
-            model.fit(X, y)
-            times[k].append(time.perf_counter() - t)
-            models[k] = model
-    return {k: (v, models[k]) for k, v in times.items()}
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="n = 4,000 only, 2 repetitions")
@@ -113,7 +98,7 @@ def main(argv=None):
         for n in sizes:
             X, y = mnist_even_odd(n)
             print(f"n = {n}: load average before {os.getloadavg()}", flush=True)
-            res = alternate(learners(), X, y, reps)
+            res = alternate(learners(), X, y, reps, every_time=True)
             med = {k: float(np.median(v[0])) for k, v in res.items()}
             for k, (ts, _) in res.items():
                 print(f"  {k:17s} median {med[k]:6.2f} s  ({', '.join(f'{t:.2f}' for t in ts)})")

@@ -3,34 +3,13 @@ against cvxopt on random problems."""
 import numpy as np
 import pytest
 
+from svmtext.datasets.toy import make_smo_problem
 from svmtext.kernels import get_kernel
 from svmtext.qp import primal_objective, solve_dual
 from svmtext.smo import GramColumns, KernelColumns, smo_solve
 
 
-def random_problem(seed, n_max=200, log_C_max=4, scaled=None):
-    """A random binary problem: n 20..n_max, 1..10 features (sometimes one scaled by
-    1e3 unless ``scaled`` is false; default: when ``log_C_max >= 4``), linear / RBF /
-    polynomial kernel, C log-uniform in [1e-2, 10^log_C_max], and in one problem of
-    three duplicated points (some with the opposite label)."""
-    rng = np.random.default_rng(seed)
-    n, d = int(rng.integers(20, n_max + 1)), int(rng.integers(1, 11))
-    X = rng.normal(size=(n, d))
-    y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
-    if rng.random() < 1 / 3:
-        k = int(rng.integers(1, n // 4 + 1))
-        src = rng.choice(n, k, replace=False)
-        dst = rng.choice(np.setdiff1d(np.arange(n), src), k, replace=False)
-        X[dst] = X[src]
-        y[dst] = np.where(rng.random(k) < 0.5, y[src], -y[src])
-    kernel = ["linear", "rbf", "poly"][seed % 3]
-    if rng.random() < 0.2 and (log_C_max >= 4 if scaled is None else scaled):
-        X[:, -1] *= 1e3
-    y[:2] = 1.0, -1.0
-    scale = X.var() * d
-    params = {"gamma": 1.0 / scale, "degree": 2, "coef0": 1.0}
-    C = float(10 ** rng.uniform(-2, log_C_max))
-    return X, y, kernel, params, C
+random_problem = make_smo_problem
 
 
 @pytest.mark.parametrize("seed", range(50))

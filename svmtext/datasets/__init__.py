@@ -26,7 +26,7 @@ load_svmguide
 Toy generators (:mod:`svmtext.datasets.toy`)
 ------------------------------------------
 make_hypercube_linear, make_hypercube_sinusoidal, make_svdd_cloud,
-make_isolated, make_striated, make_spirals
+make_isolated, make_striated, make_spirals, make_smo_problem
 """
 from ._compas import COMPAS_FAIRML_FEATURES, COMPAS_FEATURES, load_compas, load_compas_fairml
 from ._fetch import ChecksumError, DataNotFoundError, data_home, fetch, sha256sum
@@ -35,8 +35,8 @@ from ._raetsch import RAETSCH_POOL_NAMES, RAETSCH_SPLIT_NAMES, load_raetsch, loa
 from ._svmguide import SVMGUIDE_NAMES, load_svmguide, parse_libsvm  # noqa: F401  (ch. 4)
 from ._uci import (load_german_numeric, load_glass, load_ionosphere, load_segment, load_sonar,
                    load_vehicle)
-from .toy import (make_hypercube_linear, make_hypercube_sinusoidal, make_isolated, make_spirals,
-                  make_striated, make_svdd_cloud, make_two_clouds)
+from .toy import (make_hypercube_linear, make_hypercube_sinusoidal, make_isolated,
+                  make_smo_problem, make_spirals, make_striated, make_svdd_cloud, make_two_clouds)
 
 __all__ = [
     "data_home", "fetch", "sha256sum", "DataNotFoundError", "ChecksumError",
@@ -46,5 +46,5 @@ __all__ = [
     "load_segment", "load_compas", "COMPAS_FEATURES", "load_compas_fairml",
     "COMPAS_FAIRML_FEATURES",
     "make_two_clouds", "make_hypercube_linear", "make_hypercube_sinusoidal", "make_svdd_cloud",
-    "make_isolated", "make_striated", "make_spirals",
+    "make_isolated", "make_striated", "make_spirals", "make_smo_problem",
 ]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["make_two_clouds", "make_hypercube_linear", "make_hypercube_sinusoidal", "make_svdd_cloud",
-           "make_isolated", "make_striated", "make_spirals"]
+           "make_isolated", "make_striated", "make_spirals", "make_smo_problem"]
 
 
 def _rng(random_state) -> np.random.Generator:
@@ -358,3 +358,40 @@ def make_spirals(n: int = 200, noise: float = 0.0, random_state=None, *,
             perm[0:2 * len(neg):2], perm[1:2 * len(neg):2] = pos[:len(neg)], neg
             perm[2 * len(neg):] = pos[len(neg):]
     return X[perm], _flip(y[perm], noise, rng)
+
+
+def make_smo_problem(seed: int, n_max: int = 200, log_C_max: float = 4, scaled=None
+                     ) -> tuple[np.ndarray, np.ndarray, str, dict, float]:
+    r"""A random binary SVM problem of the SMO tests and benchmarks (book: :ref:`sec-smo-iterations`).
+
+    :math:`n` uniform in 20 .. ``n_max``, 1 to 10 standard normal features, labels
+    :math:`y = \operatorname{sign}(x_1 + 0.5\,\epsilon)`; in one problem of three some
+    points are copied onto others (a quarter of :math:`n` at most), half of the copies
+    with the opposite label; the kernel cycles linear, RBF, polynomial with ``seed``
+    (:math:`\gamma = 1/(d\,\operatorname{Var} X)`, degree 2, :math:`c_0 = 1`); in one
+    problem of five the last feature is scaled by :math:`10^3` (when ``scaled`` is true;
+    ``None``: when ``log_C_max >= 4``); :math:`C` log-uniform in
+    :math:`[10^{-2}, 10^{\text{log\_C\_max}}]`. The first two labels are +1 and -1.
+
+    Returns
+    -------
+    X, y, kernel, params, C
+        ``params`` holds ``gamma``, ``degree`` and ``coef0``.
+    """
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(20, n_max + 1)), int(rng.integers(1, 11))
+    X = rng.normal(size=(n, d))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
+    if rng.random() < 1 / 3:                 # duplicated points, some relabelled
+        k = int(rng.integers(1, n // 4 + 1))
+        src = rng.choice(n, k, replace=False)
+        dst = rng.choice(np.setdiff1d(np.arange(n), src), k, replace=False)
+        X[dst] = X[src]
+        y[dst] = np.where(rng.random(k) < 0.5, y[src], -y[src])
+    kernel = ["linear", "rbf", "poly"][seed % 3]
+    if rng.random() < 0.2 and (log_C_max >= 4 if scaled is None else scaled):
+        X[:, -1] *= 1e3
+    y[:2] = 1.0, -1.0
+    params = {"gamma": 1.0 / (X.var() * d), "degree": 2, "coef0": 1.0}
+    C = float(10 ** rng.uniform(-2, log_C_max))
+    return X, y, kernel, params, C

@@ -34,10 +34,11 @@ With every switch on, :func:`switched_smo` makes LIBSVM's count exactly (the res
 record the check on every problem), with every switch off ours without shrinking
 exactly, and with shrinking up to the last bits of the kernel values that
 :class:`~svmtext.smo.KernelColumns` recomputes for set-aside rows. Problems: the random
-problems of ``benchmarks/targets.py`` target (c) (``tests/test_smo_loop.py``'s
-``random_problem(seed, scaled=False)``) and the LIBSVM guide's svmguide1 and svmguide3
-scaled to :math:`[-1, 1]`, RBF kernel, at a sample of the guide's :math:`(C, \gamma)`
-grid. Iteration counts are deterministic: nothing is timed.
+problems of ``benchmarks/targets.py`` target (c)
+(:func:`svmtext.datasets.toy.make_smo_problem` with ``scaled=False``) and the LIBSVM
+guide's svmguide1 and svmguide3 scaled to :math:`[-1, 1]`, RBF kernel, at a sample of
+the guide's :math:`(C, \gamma)` grid. Iteration counts are deterministic: nothing is
+timed.
 """
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ from sklearn.svm import SVC
 
 from .._numba import jit
 from ..datasets import load_svmguide
+from ..datasets.toy import make_smo_problem
 from ..smo import KernelColumns, SMOSVC
 from ._cli import run_from_command_line
 from ._tasks import finish, run_tasks
@@ -379,25 +381,10 @@ def switched_smo(K, d, y, C, tol, tau, max_iter, shrinking, flags):
 
 
 def random_problem(seed) -> tuple:
-    """``benchmarks/targets.py`` target (c)'s problem ``seed`` (the generator of
-    ``tests/test_smo_loop.py``, without the feature scaled by 1e3): ``X, y, kernel,
-    params, C``."""
-    rng = np.random.default_rng(seed)
-    n, p = int(rng.integers(20, 201)), int(rng.integers(1, 11))
-    X = rng.normal(size=(n, p))
-    y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
-    if rng.random() < 1 / 3:                 # duplicated points, some relabelled
-        k = int(rng.integers(1, n // 4 + 1))
-        src = rng.choice(n, k, replace=False)
-        dst = rng.choice(np.setdiff1d(np.arange(n), src), k, replace=False)
-        X[dst] = X[src]
-        y[dst] = np.where(rng.random(k) < 0.5, y[src], -y[src])
-    kernel = ["linear", "rbf", "poly"][seed % 3]
-    rng.random()                             # the draw that may scale a feature
-    y[:2] = 1.0, -1.0
-    params = {"gamma": 1.0 / (X.var() * p), "degree": 2, "coef0": 1.0}
-    C = float(10 ** rng.uniform(-2, 4))
-    return X, y, kernel, params, C
+    """``benchmarks/targets.py`` target (c)'s problem ``seed``:
+    :func:`svmtext.datasets.toy.make_smo_problem` without the feature scaled by 1e3
+    (``X, y, kernel, params, C``)."""
+    return make_smo_problem(seed, scaled=False)
 
 
 def problem(spec) -> tuple:
