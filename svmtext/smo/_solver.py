@@ -394,12 +394,17 @@ class _SMO:
 _CONTROLLER = []
 
 
-def _one_blas_thread():
-    """One BLAS thread for the fit (the libraries are looked up once per process: the
-    look-up costs milliseconds, more than a small fit)."""
+def _controller() -> ThreadpoolController:
+    """The process's thread-pool controller (the libraries are looked up once per
+    process: the look-up costs milliseconds, more than a small fit)."""
     if not _CONTROLLER:
         _CONTROLLER.append(ThreadpoolController())
-    return _CONTROLLER[0].limit(limits=1, user_api="blas")
+    return _CONTROLLER[0]
+
+
+def _one_blas_thread():
+    """One BLAS thread for the fit."""
+    return _controller().limit(limits=1, user_api="blas")
 
 
 @contextmanager
@@ -418,9 +423,7 @@ def _column_threads(k, blas):
     from .._numba import prefer_threading_layers
     prefer_threading_layers()
     before = numba.get_num_threads()
-    if not _CONTROLLER:
-        _CONTROLLER.append(ThreadpoolController())
-    with _CONTROLLER[0].limit(limits=k if blas else 1, user_api="blas"):
+    with _controller().limit(limits=k if blas else 1, user_api="blas"):
         numba.set_num_threads(min(k, numba.config.NUMBA_NUM_THREADS))
         try:
             yield
