@@ -242,10 +242,10 @@ _LAST = [("segment", "psvm"), ("vehicle", "linear_svm"), ("vehicle", "poly_svm")
 def make_tasks(config) -> list[dict]:
     """One task per (noise, data set, run, fold, method); one task fits both PSVMs.
 
-    Order, so that a run cut short has the most cells complete: first run 0 of every
-    cell except the costliest (``_LAST``), noiseless first, comparators before PSVM,
-    smaller data sets first; then run 0 of the costliest cells but boosting; then
-    the other runs of every cell in the same order; the boosted cells of ``_LAST``
+    Order, so that a run cut short has the most cells complete: first every run of
+    every cell except the costliest (``_LAST``; run 0 of all of them, then runs 1 to
+    9), noiseless first, comparators before PSVM, smaller data sets first; then the
+    costliest cells but boosting, in the same way; the boosted cells of ``_LAST``
     at the very end."""
     methods = ["psvm" if m == "psvm_sampling" else m for m in config["methods"]]
     methods = list(dict.fromkeys(methods))
@@ -266,7 +266,6 @@ def make_tasks(config) -> list[dict]:
     tasks = []
     for group in groups:
         tasks += tasks_of(group, lambda runs: range(min(runs, 1)))
-    for group in groups:
         tasks += tasks_of(group, lambda runs: range(1, runs))
     tasks += tasks_of(boosted, range)
     return tasks
