@@ -1,16 +1,24 @@
-r"""SMO against LIBSVM on MNIST fours versus nines (book: :ref:`sec-smo-benchmark`).
+r"""SMO against LIBSVM and oneDAL on MNIST fours versus nines (book: :ref:`sec-smo-benchmark`).
 
 ``python -m svmtext.experiments.smo_benchmark`` (``--smoke`` for the reduced run;
 ``benchmarks/smo_vs_libsvm.py`` is the same script).
 
 For each training-set size ``n`` (a seeded random subset of the 11,791 training
 images; all of them for the largest size), fit scikit-learn's ``SVC`` (its bundled
-LIBSVM) and :class:`~svmtext.smo.SMOSVC` (WSS2, kernel-column cache, shrinking) with
-identical ``C``, ``gamma``, ``tol`` and cache size, alternating the two, ``repeats``
-times; record wall times, iterations, kernel evaluations (ours; LIBSVM does not
-report them), the dual objective :math:`W(\alpha)`, support vectors and accuracy on
-the 1,991 test images. Both solvers run on one core (BLAS limited to one thread),
-as LIBSVM does.
+LIBSVM), Intel's oneDAL ``SVC`` (``sklearnex.svm.SVC``; ``onedal``) and
+:class:`~svmtext.smo.SMOSVC` (WSS2, kernel-column cache, shrinking) with identical
+``C``, ``gamma``, ``tol`` and cache size, alternating their order, ``repeats`` times;
+record wall times and the process's CPU times (medians; on one thread the CPU time
+is what the fit used, however busy the machine), iterations (oneDAL's are the outer iterations of its
+working-set method, not pair steps), kernel evaluations (ours; LIBSVM and oneDAL do not
+report them), the dual objective :math:`W(\alpha)` (computed the same way for all, from
+the support vectors), support vectors and accuracy on the 1,991 test images. All run on
+one core (BLAS limited to one thread, oneDAL through ``daal4py.daalinit(1)``), as
+LIBSVM does.
+
+oneDAL is a benchmark extra (``requirements-bench.txt``, installed by ``make bench``):
+the smoke configuration leaves it out (``onedal: False``), so that recertification does
+not need it; a run with ``onedal: True`` raises ImportError without it.
 """
 from __future__ import annotations
 
@@ -41,12 +49,13 @@ CONFIG = {
     "variants": {"smo_float32": {"dtype": "float32", "shrinking": True},
                  "smo_float64": {"dtype": "float64", "shrinking": True},
                  "smo_float32_noshrink": {"dtype": "float32", "shrinking": False}},
+    "onedal": True,                 # Intel's oneDAL SVC beside LIBSVM (requirements-bench.txt)
     "repeats": 3,
     "blas_threads": 1,
     "seed": 0,
 }
 
-SMOKE_CONFIG = dict(CONFIG, sizes=[300], repeats=1)
+SMOKE_CONFIG = dict(CONFIG, sizes=[300], repeats=1, onedal=False)
 
 # floats of the smoke results that recertification (python -m svmtext.experiments
 # --recertify) accepts as unchanged; integers and strings must be equal
@@ -68,10 +77,30 @@ def _summary(clf, X, Xte, yte, C, gamma):
     }
 
 
+def _onedal_svc(config):
+    """oneDAL's ``SVC`` class on ``config['blas_threads']`` threads, or None when
+    ``config['onedal']`` is false; ImportError naming ``make bench`` when it is needed
+    and the benchmark extras are not installed."""
+    if not config["onedal"]:
+        return None
+    try:
+        import daal4py
+        from sklearnex.svm import SVC as DalSVC
+    except ImportError as exc:
+        raise ImportError(
+            "the SMO benchmark with config['onedal'] = True needs Intel's oneDAL "
+            "(scikit-learn-intelex): install the benchmark extras with `make bench` "
+            "(pip install -r requirements-bench.txt), or set config['onedal'] = False "
+            f"({exc})") from exc
+    daal4py.daalinit(config["blas_threads"])
+    return DalSVC
+
+
 def _timed_fit(make, X, y):
-    t0 = time.perf_counter()
+    """The fitted model, its wall time and the process's CPU time of the fit."""
+    t0, c0 = time.perf_counter(), time.process_time()
     clf = make().fit(X, y)
-    return clf, time.perf_counter() - t0
+    return clf, time.perf_counter() - t0, time.process_time() - c0
 
 
 def run(config=CONFIG, root=None) -> dict:
@@ -79,10 +108,12 @@ def run(config=CONFIG, root=None) -> dict:
     X_all, y_all = load_mnist_4v9("train")
     Xte, yte = load_mnist_4v9("test")
     C, gamma, tol, cache = config["C"], config["gamma"], config["tol"], config["cache_size"]
+    DalSVC = _onedal_svc(config)
     rng = np.random.default_rng(config["seed"])
     rows = []
+    start = time.perf_counter()
     jobs = [(n, r) for n in config["sizes"] for r in range(config["repeats"])]
-    times = {}
+    times, cpu = {}, {}
     fitted = {}
     with threadpool_limits(config["blas_threads"]):
         for n, r in tqdm(jobs, desc="smo vs libsvm"):
@@ -93,36 +124,60 @@ def run(config=CONFIG, root=None) -> dict:
             idx = fitted[n]["idx"]
             X, y = X_all[idx], y_all[idx]
             makers = {"libsvm": lambda: SVC(C=C, gamma=gamma, tol=tol, cache_size=cache)}
+            if DalSVC is not None:
+                makers["onedal"] = lambda: DalSVC(C=C, gamma=gamma, tol=tol, cache_size=cache)
             for name, v in config["variants"].items():
                 makers[name] = (lambda v=v: SMOSVC(
                     C=C, gamma=gamma, tol=tol, cache_size=cache, **v))
             order = list(makers) if r % 2 == 0 else list(makers)[::-1]   # alternate
             for name in order:
-                clf, t = _timed_fit(makers[name], X, y)
+                clf, t, c = _timed_fit(makers[name], X, y)
                 times.setdefault((n, name), []).append(t)
+                cpu.setdefault((n, name), []).append(c)
                 fitted[n][name] = clf
         for n in config["sizes"]:
             idx = fitted[n]["idx"]
             X = X_all[idx]
             row = {"n": int(n)}
             t_lib = float(np.median(times[(n, "libsvm")]))
+            c_lib = float(np.median(cpu[(n, "libsvm")]))
             lib = fitted[n]["libsvm"]
             row["libsvm"] = {"times": times[(n, "libsvm")], "median_time": t_lib,
+                             "cpu_times": cpu[(n, "libsvm")], "median_cpu": c_lib,
                              "n_iter": int(lib.n_iter_[0]),
                              **_summary(lib, X, Xte, yte, C, gamma)}
+            if DalSVC is not None:
+                dal = fitted[n]["onedal"]
+                t_dal = float(np.median(times[(n, "onedal")]))
+                c_dal = float(np.median(cpu[(n, "onedal")]))
+                row["onedal"] = {"times": times[(n, "onedal")], "median_time": t_dal,
+                                 "ratio": t_dal / t_lib,
+                                 "cpu_times": cpu[(n, "onedal")], "median_cpu": c_dal,
+                                 "cpu_ratio": c_dal / c_lib,
+                                 "n_iter": int(np.ravel(dal.n_iter_)[0]),
+                                 **_summary(dal, X, Xte, yte, C, gamma)}
             for name in config["variants"]:
                 ours = fitted[n][name]
                 t = float(np.median(times[(n, name)]))
+                c = float(np.median(cpu[(n, name)]))
                 info = ours.fit_info_
                 row[name] = {
                     "times": times[(n, name)], "median_time": t,
-                    "ratio": t / t_lib, "n_iter": int(info["n_iter"]),
+                    "ratio": t / t_lib, "cpu_times": cpu[(n, name)], "median_cpu": c,
+                    "cpu_ratio": c / c_lib, "n_iter": int(info["n_iter"]),
                     "n_kernel_evals": int(info["n_kernel_evals"]),
                     "cache_hits": int(info["cache_hits"]),
                     "cache_misses": int(info["cache_misses"]), "gap": float(info["gap"]),
                     **_summary(ours, X, Xte, yte, C, gamma)}
+                if DalSVC is not None:
+                    row[name]["onedal_ratio"] = t / row["onedal"]["median_time"]
+                    row[name]["onedal_cpu_ratio"] = c / row["onedal"]["median_cpu"]
             rows.append(row)
-    results = {"rows": rows}
+    results = {"rows": rows,
+               # the run after loading the data: every fit and the summaries
+               "total_seconds": time.perf_counter() - start,
+               "total_fit_seconds": float(sum(sum(v) for v in times.values())),
+               "total_fit_cpu_seconds": float(sum(sum(v) for v in cpu.values()))}
     write_cache(NAME, config, results, root=root)
     return results
 
@@ -134,11 +189,21 @@ def main(argv=None) -> None:
         for key in row:
             if key.startswith("smo_"):
                 s = row[key]
+                dal = (f"(oneDAL {s['onedal_ratio']:.2f}, CPU {s['onedal_cpu_ratio']:.2f}) "
+                       if "onedal" in row else "")
                 print(f"n={row['n']:6d} {key:20s} ratio {s['ratio']:.2f} "
+                      f"(CPU {s['cpu_ratio']:.2f}) {dal}"
                       f"({s['median_time']:.2f} s vs {lib['median_time']:.2f} s), "
                       f"iter {s['n_iter']} vs {lib['n_iter']}, "
                       f"W {s['dual_objective']:.6f} vs {lib['dual_objective']:.6f}, "
                       f"acc {s['test_accuracy']:.4f} vs {lib['test_accuracy']:.4f}")
+        if "onedal" in row:
+            d = row["onedal"]
+            print(f"n={row['n']:6d} {'onedal':20s} ratio {d['ratio']:.2f} "
+                  f"({d['median_time']:.2f} s, CPU {d['median_cpu']:.2f} s), outer iter {d['n_iter']}, "
+                  f"W {d['dual_objective']:.6f}, acc {d['test_accuracy']:.4f}")
+    print(f"whole run {res['total_seconds']:.0f} s, timed fits {res['total_fit_seconds']:.0f} s "
+          f"wall, {res['total_fit_cpu_seconds']:.0f} s CPU")
 
 
 if __name__ == "__main__":
