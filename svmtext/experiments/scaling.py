@@ -1,4 +1,4 @@
-r"""How the solvers' cost grows with n: LIBSVM, SMO and the EcoSVM pass on MNIST
+r"""How the solvers' cost grows with n: LIBSVM, oneDAL, SMO and the EcoSVM pass on MNIST
 (book: :ref:`sec-smo-scaling`, :ref:`sec-eco-scaling`).
 
 ``python -m svmtext.experiments.scaling`` (``--smoke`` for the reduced run)
@@ -8,8 +8,10 @@ r"""How the solvers' cost grows with n: LIBSVM, SMO and the EcoSVM pass on MNIST
    scikit-learn's ``SVC`` on a seeded subset of the training images.
 2. Sizes ``n``: seeded *nested* subsets of the 60,000 training images (the first ``n``
    of one random permutation, so every smaller set is part of every larger one).
-3. Per ``n`` five fits: ``SVC`` (its bundled LIBSVM), :class:`~svmtext.smo.SMOSVC`
-   with float32 and with float64 kernel columns, and two
+3. Per ``n`` six fits: ``SVC`` (its bundled LIBSVM), Intel's oneDAL ``SVC``
+   (``sklearnex.svm.SVC``, the benchmark extras of ``requirements-bench.txt``, installed
+   by ``make bench``; on ``blas_threads`` threads through ``daal4py.daalinit``),
+   :class:`~svmtext.smo.SMOSVC` with float32 and with float64 kernel columns, and two
    :class:`~svmtext.eco.EcoSVC` passes re-equilibrating after every invasion (the
    stream is the subset's order): the pure pass (``eco``: every re-equilibration to
    ``tol``) and ``eco_pass`` (``pass_tol = eco_pass_tol``: the stream's
@@ -24,10 +26,13 @@ r"""How the solvers' cost grows with n: LIBSVM, SMO and the EcoSVM pass on MNIST
    used, whatever else the machine runs), the peak resident memory above the resident size before the fit
    (``/proc/self/status``: the high-water mark is reset first) and the process's
    whole peak (``ru_maxrss``), and the load average of the machine before and after.
-   While a fit takes less than ``repeat_below_seconds``, the five learners are run
+   While a fit takes less than ``repeat_below_seconds``, the learners are run
    ``repeats`` times, alternating their order; the medians are reported. Above it,
-   one run each.
-4. For each fit: iterations, kernel evaluations (LIBSVM does not report them),
+   one run each. ``learners`` lists the learners run (the smoke configuration leaves
+   oneDAL out, so that recertification does not need the benchmark extras; a run that
+   lists it raises ImportError without them).
+4. For each fit: iterations (oneDAL's are the outer iterations of its working-set
+   method, not pair steps), kernel evaluations (LIBSVM and oneDAL do not report them),
    support vectors (free and at ``C``), the dual objective :math:`W(\alpha)` computed
    the same way for all (float64, from the support vectors), test accuracy on the
    10,000 test images (from the first run).
@@ -61,12 +66,14 @@ from ._memory import Meter
 
 NAME = "scaling"
 
-LEARNERS = ("libsvm", "smo_float32", "smo_float64", "eco", "eco_pass")
+LEARNERS = ("libsvm", "onedal", "smo_float32", "smo_float64", "eco", "eco_pass")
 ECO = ("eco", "eco_pass")
+SMO = ("smo_float32", "smo_float64")
 
 CONFIG = {
     "task": "MNIST even (+1) vs odd (-1) digits, pixels / 255",
-    "sizes": [1000, 2000, 4000, 8000, 16000, 32000, 60000],
+    "learners": list(LEARNERS),
+    "sizes": [1000, 2000, 4000, 8000, 16000, 32000],  # with 60000 the fits take ~3x as long
     "n_test": None,                 # None: all 10,000 test images
     "seed": 0,                      # the permutation that makes the nested subsets
     "cv": {"n": 2000, "folds": 3, "seed": 0,
@@ -87,6 +94,7 @@ CONFIG = {
 SMOKE_CONFIG = dict(CONFIG, sizes=[300, 600], n_test=500,
                     cv={"n": 300, "folds": 2, "seed": 0,
                         "grid": {"gamma": [0.02], "C": [1.0, 10.0]}},
+                    learners=[k for k in LEARNERS if k != "onedal"],
                     repeats=2, warm_up=50,
                     mnist_4v9={"n_train": 400, "gamma": 0.04, "C": 10.0, "repeats": 1})
 
@@ -129,6 +137,27 @@ def _subset(config, n):
 
 
 # -- measuring ----------------------------------------------------------------------
+def _learners(config) -> tuple:
+    """The learners of a run, in their order (``config['learners']``); raises
+    ImportError when oneDAL is among them and the benchmark extras are not installed."""
+    learners = tuple(config["learners"])
+    unknown = sorted(set(learners) - set(LEARNERS))
+    if unknown or learners[:1] != ("libsvm",):
+        raise ValueError(f"config['learners'] must start with 'libsvm' (the reference of "
+                         f"every ratio) and name only {LEARNERS}; got {learners}")
+    if "onedal" in learners:
+        try:
+            import daal4py  # noqa: F401
+            import sklearnex.svm  # noqa: F401
+        except ImportError as exc:
+            raise ImportError(
+                "the scaling run with 'onedal' among its learners needs Intel's oneDAL "
+                "(scikit-learn-intelex): install the benchmark extras with `make bench` "
+                "(pip install -r requirements-bench.txt), or leave 'onedal' out of "
+                f"config['learners'] ({exc})") from exc
+    return learners
+
+
 def _make(learner, C, gamma, config):
     from sklearn.svm import SVC
 
@@ -137,6 +166,11 @@ def _make(learner, C, gamma, config):
     tol, cache = config["tol"], config["cache_size"]
     if learner == "libsvm":
         return SVC(C=C, gamma=gamma, tol=tol, cache_size=cache)
+    if learner == "onedal":
+        import daal4py
+        from sklearnex.svm import SVC as DalSVC
+        daal4py.daalinit(config["blas_threads"])      # oneDAL's threads, as BLAS's
+        return DalSVC(C=C, gamma=gamma, tol=tol, cache_size=cache)
     if learner.startswith("smo_"):
         return SMOSVC(C=C, gamma=gamma, tol=tol, cache_size=cache, dtype=learner[4:])
     if learner in ECO:
@@ -157,8 +191,8 @@ def _summary(learner, clf, X, y, C, gamma, Xte, yte):
            "n_bounded": int(np.sum(free_and_bounded(np.abs(v), C, 1e-8 * C)[1])),
            "dual_objective": float(dual_objective_from_coef(v, rbf_kernel(X[sv], gamma=gamma))),
            "test_accuracy": float(np.mean(clf.predict(Xte) == yte))}
-    if learner == "libsvm":
-        out.update(n_iter=int(clf.n_iter_[0]), n_kernel_evals=None)
+    if learner in ("libsvm", "onedal"):
+        out.update(n_iter=int(np.ravel(clf.n_iter_)[0]), n_kernel_evals=None)
     elif learner.startswith("smo_"):
         info = clf.fit_info_
         out.update(n_iter=int(info["n_iter"]), n_kernel_evals=int(info["n_kernel_evals"]),
@@ -176,7 +210,7 @@ def _warm_up(config, C, gamma):
     """Untimed fits of every learner on a few points: compiled code is loaded once,
     in the parent, before the fits are forked."""
     X, y = _subset(config, config["warm_up"])
-    for learner in LEARNERS:
+    for learner in _learners(config):
         _make(learner, C, gamma, config).fit(X, y)
 
 
@@ -326,20 +360,24 @@ def _slope(ns, ts):
 
 
 def _measure_size(measurements, n, hp, config):
-    """The five learners at size n: alternating repeats while a fit takes under a minute."""
-    runs = {k: [] for k in LEARNERS}
+    """The learners at size n: alternating repeats while a fit takes under a minute."""
+    learners = _learners(config)
+    runs = {k: [] for k in learners}
     for r in range(config["repeats"]):
-        order = LEARNERS if r % 2 == 0 else LEARNERS[::-1]
+        order = learners if r % 2 == 0 else learners[::-1]
         tasks = [{"kind": "fit", "learner": learner, "n": n, "C": hp["C"],
                   "gamma": hp["gamma"], "summary": r == 0, "repeat": r} for learner in order]
         for learner, out in zip(order, measurements.run(tasks, f"scaling n={n} run {r + 1}")):
             runs[learner].append(out)
-        if max(o["seconds"] for o in (runs[k][-1] for k in LEARNERS)) \
+        if max(o["seconds"] for o in (runs[k][-1] for k in learners)) \
                 >= config["repeat_below_seconds"]:
             break
-    row = {"n": n, **{learner: _aggregate(runs[learner]) for learner in LEARNERS}}
-    for learner in LEARNERS[1:]:
+    row = {"n": n, **{learner: _aggregate(runs[learner]) for learner in learners}}
+    for learner in learners[1:]:
         _compare(row[learner], row["libsvm"])
+    if "onedal" in row:
+        for learner in SMO:
+            _compare(row[learner], row["onedal"], "_onedal")
     return row
 
 
@@ -354,13 +392,14 @@ def _aggregate(rs):
             "load": [o["load_before"][0] for o in rs]}
 
 
-def _compare(s, ref):
-    """Add ``s``'s time and CPU ratios, objective and accuracy gaps to ``ref``, in place."""
-    s["time_ratio"] = s["median_time"] / ref["median_time"]
-    s["cpu_ratio"] = s["median_cpu"] / ref["median_cpu"]
-    s["objective_rel_diff"] = (abs(s["dual_objective"] - ref["dual_objective"])
-                               / abs(ref["dual_objective"]))
-    s["accuracy_gap_pp"] = 100 * (ref["test_accuracy"] - s["test_accuracy"])
+def _compare(s, ref, suffix=""):
+    """Add ``s``'s time and CPU ratios, objective and accuracy gaps to ``ref``, in place
+    (keys ``time_ratio`` ... with ``suffix`` appended: ``''`` for LIBSVM, ``'_onedal'``)."""
+    s["time_ratio" + suffix] = s["median_time"] / ref["median_time"]
+    s["cpu_ratio" + suffix] = s["median_cpu"] / ref["median_cpu"]
+    s["objective_rel_diff" + suffix] = (abs(s["dual_objective"] - ref["dual_objective"])
+                                        / abs(ref["dual_objective"]))
+    s["accuracy_gap_pp" + suffix] = 100 * (ref["test_accuracy"] - s["test_accuracy"])
 
 
 def _measure_4v9(measurements, config):
@@ -396,6 +435,11 @@ def _targets(rows, m49):
             [r[k]["objective_rel_diff"] for r in big for k in ("smo_float32", "smo_float64")],
             default=None),
     }
+    if big and "onedal" in big[0]:
+        for key in SMO:
+            out[f"{key}_onedal_ratio_max_n_ge_4000"] = worst(key, "time_ratio_onedal")
+            out[f"{key}_onedal_cpu_ratio_max_n_ge_4000"] = worst(key, "cpu_ratio_onedal")
+        out["onedal_objective_rel_diff_max_n_ge_4000"] = worst("onedal", "objective_rel_diff")
     for key in ECO:
         out.update({
             f"{key}_ratio_max": max(r[key]["time_ratio"] for r in rows),
@@ -419,6 +463,7 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None) ->
     :class:`~svmtext.experiments._tasks.Interrupted` after ``k`` new measurements (their
     results are kept for the rerun).
     """
+    learners = _learners(config)          # ImportError now if oneDAL is needed and absent
     measurements = _Measurements(config, root, stop_after)
     rows = []
     # one limit for the whole run, inherited by every forked fit (fit_one)
@@ -431,9 +476,14 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None, stop_after=None) ->
         for n in config["sizes"]:
             rows.append(_measure_size(measurements, n, hp, config))
     ns = [r["n"] for r in rows]
-    slopes = {k: _slope(ns, [r[k]["median_time"] for r in rows]) for k in LEARNERS}
-    slopes_cpu = {k: _slope(ns, [r[k]["median_cpu"] for r in rows]) for k in LEARNERS}
+    slopes = {k: _slope(ns, [r[k]["median_time"] for r in rows]) for k in learners}
+    slopes_cpu = {k: _slope(ns, [r[k]["median_cpu"] for r in rows]) for k in learners}
+    fits = [r[k] for r in rows for k in learners] + [m49[k] for k in ("batch", *ECO)]
     results = {"C": hp["C"], "gamma": hp["gamma"], "cv": hp["table"], "rows": rows,
+               # the timed fits' own time, summed (cross-validation, warm-up and the
+               # fits' summaries not counted)
+               "total_fit_seconds": sum(sum(f["times"]) for f in fits),
+               "total_fit_cpu_seconds": sum(sum(f["cpu_times"]) for f in fits),
                "slopes_all_n": slopes, "slopes_cpu_all_n": slopes_cpu, "mnist_4v9": m49,
                "targets": _targets(rows, m49),
                "cpus": os.cpu_count()}
@@ -448,18 +498,22 @@ def main(argv=None) -> None:
         print(f"n={row['n']:6d} libsvm {lib['median_time']:8.2f} s "
               f"{lib['peak_mb'] or float('nan'):7.1f} MB  SVs {lib['n_support']}  "
               f"acc {lib['test_accuracy']:.4f}")
-        for k in LEARNERS[1:]:
+        for k in [k for k in LEARNERS[1:] if k in row]:
             s = row[k]
             print(f"          {k:12s} {s['median_time']:8.2f} s ({s['time_ratio']:.2f} x, "
                   f"CPU {s['cpu_ratio']:.2f} x) "
                   f"{s['peak_mb'] or float('nan'):7.1f} MB  SVs {s['n_support']}  "
-                  f"dW/W {s['objective_rel_diff']:.1e}  acc {s['test_accuracy']:.4f}")
+                  f"dW/W {s['objective_rel_diff']:.1e}  acc {s['test_accuracy']:.4f}"
+                  + (f"  / oneDAL {s['time_ratio_onedal']:.2f} x (CPU "
+                     f"{s['cpu_ratio_onedal']:.2f} x)" if "time_ratio_onedal" in s else ""))
     print("slopes", res["slopes_all_n"])
     m49 = res["mnist_4v9"]
     for k in ECO:
         print(f"4 vs 9 (n = {m49['n']}) {k}:", {f: m49[k][f] for f in
                                                ("time_ratio", "cpu_ratio", "accuracy_gap_pp")})
     print("targets", res["targets"])
+    print(f"timed fits: {res['total_fit_seconds']:.0f} s wall, "
+          f"{res['total_fit_cpu_seconds']:.0f} s CPU")
 
 
 if __name__ == "__main__":
