@@ -121,27 +121,35 @@ def _compute(c, st, fs, KG, src, active, na, dtype_of):
 
 
 @jit
-def _fetch(c, st, fs, store, held, lru, info, KG, src, active, na, n, buf, count):
-    """Column ``c`` on the active rows, or an empty array when it must come from Python.
+def _cached(c, st, store, held, lru, info, active, na, n, buf):
+    """Column ``c`` on the active rows from the cache, or an empty array on a miss.
 
-    A hit counts (``count``) and makes ``c`` the most recent; a miss is computed here
-    (a Gram matrix, ``kind = 1``; a named kernel on the data, kinds 2 and 3) or
-    requested (``st[REQ] = c``). The one fetch that follows a request finds the column
-    just stored and does not count again.
+    A hit counts and makes ``c`` the most recent; the one read that follows a request
+    (:func:`_miss`) finds the column just stored and does not count again. (The
+    miss is a function apart: a call costs the reference counts of the arrays it is
+    passed, and the hit, every iteration, needs few.)
     """
-    if held[c]:
-        if st[SKIP] == c:
-            st[SKIP] = -1
-        elif count:
-            unlink(lru, c)
-            append(lru, c)
-            info[HITS] += 1
-        col = store[c]
-        if na < n and len(col) == n:          # a full column, read at the active rows
-            for t in range(na):
-                buf[t] = col[active[t]]
-            return buf[:na]
-        return col
+    if not held[c]:
+        return buf[:0]
+    if st[SKIP] == c:
+        st[SKIP] = -1
+    else:
+        unlink(lru, c)
+        append(lru, c)
+        info[HITS] += 1
+    col = store[c]
+    if na < n and len(col) == n:          # a full column, read at the active rows
+        for t in range(na):
+            buf[t] = col[active[t]]
+        return buf[:na]
+    return col
+
+
+@jit
+def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
+    """Column ``c``, not cached: computed here (a Gram matrix, ``kind = 1``; a named
+    kernel on the data, kinds 2 and 3) and stored, or requested from Python
+    (``st[REQ] = c``; an empty array is returned)."""
     info[MISSES] += 1
     if st[KIND] != 0:
         col = _compute(c, st, fs, KG, src, active, na, buf)
@@ -217,6 +225,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
     n = len(g_f)
     tol, tau = fs[TOL], fs[TAU]
     _offsets(g, y, status, movable, up, low, g_up, st[NA])
+    Ki = buf_i[:0]
     while True:
         na = st[NA]
         phase = st[PHASE]
@@ -273,10 +282,12 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             j = -1
             gap = -np.inf
             if i >= 0:
-                Ki = _fetch(active[i], st, fs, store, held, lru, info, KG, src, active, na, n,
-                            buf_i, True)
+                Ki = _cached(active[i], st, store, held, lru, info, active, na, n, buf_i)
                 if len(Ki) < na:
-                    return NEED_COLUMN
+                    Ki = _miss(active[i], st, fs, store, held, lru, info, KG, src, active, na,
+                               buf_i)
+                    if len(Ki) < na:
+                        return NEED_COLUMN
                 _core._scores(g, low, d, Ki, d[i], g_max, tau, g_low, score, na)
                 g_min, best = _core._min_pair(g_low, score, na)
                 if best < 0:
@@ -305,13 +316,16 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             st[PHASE] = phase = P_STEP_J
         if phase == P_STEP_J:
             i, j = st[I], st[J]
-            Kq = _fetch(active[j], st, fs, store, held, lru, info, KG, src, active, na, n,
-                        buf_j, True)
+            Kq = _cached(active[j], st, store, held, lru, info, active, na, n, buf_j)
             if len(Kq) < na:
-                return NEED_COLUMN
-            Kp = store[active[i]]            # column i, as the selection read it
-            if na < n and len(Kp) == n:
-                Kp = buf_i[:na]
+                Kq = _miss(active[j], st, fs, store, held, lru, info, KG, src, active, na, buf_j)
+                if len(Kq) < na:
+                    return NEED_COLUMN
+            Kp = Ki                          # column i, as the selection read it
+            if len(Kp) < na:                 # (read again when the loop resumes here)
+                Kp = store[active[i]]
+                if na < n and len(Kp) == n:
+                    Kp = buf_i[:na]
             a = _core.curvature(d[i], d[j], Kp[j], tau)
             was_i, was_j = status[i] == UPPER, status[j] == UPPER
             eta = _core.two_variable_step(i, j, g, y, alpha, status, a, Cv[i], Cv[j])
@@ -347,7 +361,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                     return NEED_INACTIVE
 
 
-# The same loop on threads (SMOSVC(n_jobs=...)): twins of _compute, _fetch and run, the
+# The same loop on threads (SMOSVC(n_jobs=...)): twins of _compute, _miss and run, the
 # same source with other globals, whose columns are the threaded kernels of _core
 # (each row made by one thread in the same order: the same bits). They have their own
 # names, so numba compiles and caches them apart, on their first use only.
@@ -367,5 +381,5 @@ _core_threads.kernel_column = _core.kernel_column_threads
 _core_threads.sparse_dot_column = _core.sparse_dot_column_threads
 _core_threads.rbf_from_dots = _core.rbf_from_dots_threads
 _compute_threads = _twin(_compute, "_compute_threads", _core=_core_threads)
-_fetch_threads = _twin(_fetch, "_fetch_threads", _compute=_compute_threads)
-run_threads = _twin(run, "run_threads", _fetch=_fetch_threads)
+_miss_threads = _twin(_miss, "_miss_threads", _compute=_compute_threads)
+run_threads = _twin(run, "run_threads", _miss=_miss_threads)
