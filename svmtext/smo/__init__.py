@@ -9,6 +9,8 @@ One concept per module:
 * :mod:`._solver` -- the SMO loop: two-variable step, gradient update, shrinking,
   stopping rule, bias;
 * :mod:`._loop` -- the same loop for WSS2, compiled (the production path);
+* :mod:`._emulator` -- a small SMO with LIBSVM's choices as switches, written apart
+  from :mod:`._loop` to check its iteration counts;
 * :mod:`._estimator` -- :class:`SMOSVC`, the scikit-learn estimator.
 """
 from ._cache import ColumnCache
