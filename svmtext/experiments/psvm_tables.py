@@ -5,9 +5,12 @@ r"""Shen's (2013) accuracy tables for prototype SVMs, rerun (book: :ref:`sec-psv
 The source's protocol, Weka Experimenter's: stratified 10-fold cross-validation
 repeated 10 times (run ``r`` shuffles with seed ``r + 1``), the corrected resampled
 t-test over the :math:`J = 100` paired accuracies. Data: the synthetic sets
-isolated, striated (the reconstruction :data:`svmtext.psvm._evaluation.STRIATED`),
-spirals and the UCI sets iris, glass, vehicle, segment, without and with 10 % label
-noise (the noisy table with one run of 10 folds, :math:`J = 10`, for compute).
+isolated, striated and spirals (the reconstructions
+:data:`~svmtext.psvm._evaluation.ISOLATED`, :data:`~svmtext.psvm._evaluation.STRIATED`
+and :data:`~svmtext.psvm._evaluation.SPIRALS`: for spirals the benchmark's points, under
+the source's shuffled folds) and the UCI sets iris, glass, vehicle, segment, without
+and with 10 % label noise (the noisy table with one run of 10 folds, :math:`J = 10`,
+for compute).
 Methods: the prototype SVM (:class:`svmtext.psvm.PrototypeSVC`, regular and
 weighted-sampling, ``k`` and ``p`` chosen by validation inside each training fold),
 the source's six comparators at Weka's defaults and the book's two variants
@@ -29,8 +32,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..psvm._baselines import COMPARATORS, EXTRAS, WEKA_DEFAULTS, fit_comparator
-from ..psvm._evaluation import (DATASETS, STRIATED, corrected_t_test, fold_indices,
-                                load_dataset, source_tables)
+from ..psvm._evaluation import (DATASETS, ISOLATED, SPIRALS, STRIATED, corrected_t_test,
+                                fold_indices, load_dataset, source_tables)
 from ._cache import write_cache
 from ._cli import run_from_command_line
 from ._tasks import clear_partial, run_tasks
@@ -52,6 +55,8 @@ CONFIG = {
     "data_seed": 0,
     "noise_seed": 0,
     "striated": STRIATED,
+    "isolated": ISOLATED,
+    "spirals": SPIRALS,
     # prototype SVM: fixed choices, and the grid chosen by validation
     "psvm": {"C": 1000.0, "vote": "count", "exemplar": "mean", "n_iter": 5,
              "validation_fraction": 0.2, "tol": 1e-3, "max_iter": 100_000,
@@ -127,13 +132,19 @@ def _psvm(Xtr, ytr, Xte, yte, cfg):
             "psvm_sampling": _psvm_summary(sampled, Xte, yte)}
 
 
+def dataset_of(name, noise, config) -> tuple:
+    """The data set ``name`` as the tables use it: the configuration's seeds and its
+    readings of the synthetic sets (``striated``, ``isolated``, ``spirals``)."""
+    return load_dataset(name, noise, config["data_seed"], config["noise_seed"],
+                        *(tuple(config[s].items()) for s in ("striated", "isolated", "spirals")))
+
+
 def run_task(dataset, noise, run, fold, method, config) -> dict:
     """One fold of one run of one method: accuracy on the test fold (PSVM: and its ensemble)."""
     from threadpoolctl import threadpool_limits
 
     t0 = time.perf_counter()
-    X, y = load_dataset(dataset, noise, config["data_seed"], config["noise_seed"],
-                        tuple(config["striated"].items()))
+    X, y = dataset_of(dataset, noise, config)
     tr, te = fold_indices(y, config["n_folds"], fold, run + 1)
     out = {"n_train": int(len(tr)), "n_test": int(len(te))}
     with threadpool_limits(1):
