@@ -183,8 +183,9 @@ def _paired(row_a, row_b, n_folds):
 def summarise(config, tasks, out) -> dict:
     """Per (noise, data set, method): accuracies (%) over the runs complete from run 0
     (``runs``), mean, std; the corrected t-tests against each PSVM and between the two,
-    over the runs both cells have; win-lose-tie counts over the data sets whose
-    cells all have a run; ensemble sizes; the cells without a complete run."""
+    for every pair of cells with a run, over the runs both have; win-lose-tie counts
+    over the data sets whose cells all have a run; ensemble sizes; the cells without
+    a complete run."""
     cells = _cells(tasks, out)
     table, missing = {}, []
     for noise, runs in zip(config["noise"], config["runs"]):
@@ -215,16 +216,18 @@ def summarise(config, tasks, out) -> dict:
             complete = []
             for ds in config["datasets"]:
                 keys = [f"{noise}/{ds}/{m}" for m in (ref, *BASELINES)]
-                if any(k not in table for k in keys):
+                if keys[0] not in table:
                     continue
-                complete.append(ds)
+                counted = all(k in table for k in keys)
+                if counted:
+                    complete.append(ds)
                 for m in (*BASELINES, *EXTRAS):
                     if f"{noise}/{ds}/{m}" not in table:
                         continue
                     b, a = _paired(table[f"{noise}/{ds}/{m}"], table[keys[0]], config["n_folds"])
                     t, p, sign = corrected_t_test(b, a, ratio, config["alpha"])
                     tests[f"{noise}/{ds}/{m}/{ref}"] = {"t": t, "p": p, "sign": sign}
-                    if m in BASELINES:
+                    if counted and m in BASELINES:
                         w += sign < 0
                         l_ += sign > 0
                         t_ += sign == 0
@@ -245,25 +248,25 @@ _SIZE = {"segment": 2310, "vehicle": 846, "isolated": 800, "striated": 800, "gla
          "spirals": 200, "iris": 150}
 #: The costliest cells (LIBSVM on raw inputs of many large values converges slowly;
 #: boosting repeats it ten times), run last in this order.
-_LAST = [("segment", "psvm"), ("vehicle", "linear_svm"), ("vehicle", "poly_svm"),
-         ("segment", "linear_svm"), ("segment", "poly_svm"),
-         ("vehicle", "boosted_linear_svm"), ("segment", "boosted_linear_svm")]
+COSTLIEST = [("segment", "psvm"), ("vehicle", "linear_svm"), ("vehicle", "poly_svm"),
+             ("segment", "linear_svm"), ("segment", "poly_svm"),
+             ("vehicle", "boosted_linear_svm"), ("segment", "boosted_linear_svm")]
 
 
 def make_tasks(config) -> list[dict]:
     """One task per (noise, data set, run, fold, method); one task fits both PSVMs.
 
     Order, so that a run cut short has the most cells complete: first every run of
-    every cell except the costliest (``_LAST``; run 0 of all of them, then runs 1 to
+    every cell except the costliest (``COSTLIEST``; run 0 of all of them, then runs 1 to
     9), noiseless first, comparators before PSVM, smaller data sets first; then the
-    costliest cells but boosting, in the same way; the boosted cells of ``_LAST``
+    costliest cells but boosting, in the same way; the boosted cells of ``COSTLIEST``
     at the very end."""
     methods = ["psvm" if m == "psvm_sampling" else m for m in config["methods"]]
     methods = list(dict.fromkeys(methods))
     by_size = sorted(config["datasets"], key=lambda d: _SIZE.get(d, 0))
     cells = [(ds, m) for m in methods if m != "psvm" for ds in by_size]
     cells += [(ds, "psvm") for ds in by_size if "psvm" in methods]
-    last = [c for c in _LAST if c in cells]
+    last = [c for c in COSTLIEST if c in cells]
     boosted = [c for c in last if c[1].startswith("boosted")]
     groups = [[c for c in cells if c not in last], [c for c in last if c not in boosted]]
     levels = list(zip(config["noise"], config["runs"]))
