@@ -107,3 +107,25 @@ def test_fold_indices_and_loader_refuse_bad_input():
         fold_indices(np.arange(20) % 2, 10, 10, 1)
     with pytest.raises(ValueError, match="unknown data set"):
         load_dataset("twitter")
+
+
+def test_marks_for_every_pair_of_cells_but_counts_over_complete_rows():
+    """A row with a comparator missing still gets its marks; it is left out of the
+    win-lose-tie counts."""
+    cfg = dict(pt.SMOKE_CONFIG, datasets=["iris"], noise=[0.0], runs=[1])
+    rng = np.random.default_rng(0)
+    psvm_keys = dict(n_models=3, n_exemplar_svms=5, k=3, p=0.5, best_iteration=1,
+                     n_stopped_at_max_iter=0)
+    tasks, out = [], []
+    for m in ("psvm", "tree"):
+        for f in range(cfg["n_folds"]):
+            tasks.append({"dataset": "iris", "noise": 0.0, "run": 0, "fold": f,
+                          "method": m, "config": cfg})
+            acc = float(rng.uniform(0.5, 1.0))
+            out.append({"psvm": dict(psvm_keys, accuracy=acc),
+                        "psvm_sampling": dict(psvm_keys, accuracy=acc / 2), "seconds": 0.0}
+                       if m == "psvm" else {"accuracy": acc, "seconds": 0.0})
+    res = pt.summarise(cfg, tasks, out)
+    assert "0.0/iris/tree/psvm" in res["tests"]
+    assert "0.0/iris/linear_svm" in res["missing"]
+    assert res["win_lose_tie"]["0.0/psvm"] == {"counts": [0, 0, 0], "datasets": []}

@@ -12,7 +12,8 @@ the local SVMs' iteration cap (book: :ref:`sec-psvm-striated`, :ref:`sec-psvm-ch
     mean square over the six comparators) to the source's comparator columns;
     PSVM's own column plays no part in the choice.
 ``shift``
-    On the first fold of every data set of the tables: the ensemble sizes of TRAIN,
+    On the first fold of every data set of the tables (isolated and spirals: the
+    tables' reconstructions): the ensemble sizes of TRAIN,
     iteration by iteration, under both readings of SHIFT
     (:data:`svmtext.psvm._steps.SHIFT_RULES`) and three boxes ``C`` of the local
     SVMs, with ``k = 30, p = 0.5``.
@@ -28,7 +29,8 @@ import time
 import numpy as np
 
 from ..psvm._baselines import COMPARATORS, fit_comparator
-from ..psvm._evaluation import DATASETS, fold_indices, load_dataset, source_tables
+from ..psvm._evaluation import (DATASETS, ISOLATED, SPIRALS, fold_indices, load_dataset,
+                                source_tables)
 from ._cli import run_from_command_line
 from ._tasks import finish, run_tasks
 from .psvm_tables import grid_fit, prototype
@@ -39,7 +41,8 @@ CONFIG = {
     "sweep": {"n_stripes": [2, 3, 4, 5, 6, 7, 8], "angle": [45.0, 0.0], "n": 800,
               "n_folds": 10, "cv_seed": 1, "data_seed": 0, "psvm_angles": [45.0]},
     "shift": {"datasets": list(DATASETS), "rules": ["nearest", "nearest_other"],
-              "C": [10.0, 100.0, 1000.0], "k": 30, "p": 0.5},
+              "C": [10.0, 100.0, 1000.0], "k": 30, "p": 0.5,
+              "isolated": ISOLATED, "spirals": SPIRALS},
     "cap": {"dataset": "segment", "folds": [0, 1, 2], "max_iter": [2000, 100_000]},
     "psvm": {"C": 1000.0, "vote": "count", "exemplar": "mean", "n_iter": 5,
              "validation_fraction": 0.2, "tol": 1e-3, "max_iter": 100_000,
@@ -76,7 +79,8 @@ def run_task(kind, params, config) -> dict:
             out["accuracy"] = float(np.mean(pred == y[te]))
         elif kind == "shift":
             sh = config["shift"]
-            X, y = load_dataset(params["dataset"], 0.0, config["data_seed"])
+            X, y = load_dataset(params["dataset"], 0.0, config["data_seed"], 0, None,
+                                tuple(sh["isolated"].items()), tuple(sh["spirals"].items()))
             tr, _ = fold_indices(y, config["n_folds"], 0, config["cv_seed"])
             clf = prototype(config["psvm"], k=sh["k"], p=sh["p"], C=params["C"],
                             shift_rule=params["rule"]).fit(X[tr], y[tr])

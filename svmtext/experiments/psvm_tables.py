@@ -5,9 +5,12 @@ r"""Shen's (2013) accuracy tables for prototype SVMs, rerun (book: :ref:`sec-psv
 The source's protocol, Weka Experimenter's: stratified 10-fold cross-validation
 repeated 10 times (run ``r`` shuffles with seed ``r + 1``), the corrected resampled
 t-test over the :math:`J = 100` paired accuracies. Data: the synthetic sets
-isolated, striated (the reconstruction :data:`svmtext.psvm._evaluation.STRIATED`),
-spirals and the UCI sets iris, glass, vehicle, segment, without and with 10 % label
-noise (the noisy table with one run of 10 folds, :math:`J = 10`, for compute).
+isolated, striated and spirals (the reconstructions
+:data:`~svmtext.psvm._evaluation.ISOLATED`, :data:`~svmtext.psvm._evaluation.STRIATED`
+and :data:`~svmtext.psvm._evaluation.SPIRALS`: for spirals the benchmark's points, under
+the source's shuffled folds) and the UCI sets iris, glass, vehicle, segment, without
+and with 10 % label noise (the noisy table with one run of 10 folds, :math:`J = 10`,
+for compute).
 Methods: the prototype SVM (:class:`svmtext.psvm.PrototypeSVC`, regular and
 weighted-sampling, ``k`` and ``p`` chosen by validation inside each training fold),
 the source's six comparators at Weka's defaults and the book's two variants
@@ -29,8 +32,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..psvm._baselines import COMPARATORS, EXTRAS, WEKA_DEFAULTS, fit_comparator
-from ..psvm._evaluation import (DATASETS, STRIATED, corrected_t_test, fold_indices,
-                                load_dataset, source_tables)
+from ..psvm._evaluation import (DATASETS, ISOLATED, SPIRALS, STRIATED, corrected_t_test,
+                                fold_indices, load_dataset, source_tables)
 from ._cache import write_cache
 from ._cli import run_from_command_line
 from ._tasks import clear_partial, run_tasks
@@ -52,6 +55,8 @@ CONFIG = {
     "data_seed": 0,
     "noise_seed": 0,
     "striated": STRIATED,
+    "isolated": ISOLATED,
+    "spirals": SPIRALS,
     # prototype SVM: fixed choices, and the grid chosen by validation
     "psvm": {"C": 1000.0, "vote": "count", "exemplar": "mean", "n_iter": 5,
              "validation_fraction": 0.2, "tol": 1e-3, "max_iter": 100_000,
@@ -127,13 +132,19 @@ def _psvm(Xtr, ytr, Xte, yte, cfg):
             "psvm_sampling": _psvm_summary(sampled, Xte, yte)}
 
 
+def dataset_of(name, noise, config) -> tuple:
+    """The data set ``name`` as the tables use it: the configuration's seeds and its
+    readings of the synthetic sets (``striated``, ``isolated``, ``spirals``)."""
+    return load_dataset(name, noise, config["data_seed"], config["noise_seed"],
+                        *(tuple(config[s].items()) for s in ("striated", "isolated", "spirals")))
+
+
 def run_task(dataset, noise, run, fold, method, config) -> dict:
     """One fold of one run of one method: accuracy on the test fold (PSVM: and its ensemble)."""
     from threadpoolctl import threadpool_limits
 
     t0 = time.perf_counter()
-    X, y = load_dataset(dataset, noise, config["data_seed"], config["noise_seed"],
-                        tuple(config["striated"].items()))
+    X, y = dataset_of(dataset, noise, config)
     tr, te = fold_indices(y, config["n_folds"], fold, run + 1)
     out = {"n_train": int(len(tr)), "n_test": int(len(te))}
     with threadpool_limits(1):
@@ -172,8 +183,9 @@ def _paired(row_a, row_b, n_folds):
 def summarise(config, tasks, out) -> dict:
     """Per (noise, data set, method): accuracies (%) over the runs complete from run 0
     (``runs``), mean, std; the corrected t-tests against each PSVM and between the two,
-    over the runs both cells have; win-lose-tie counts over the data sets whose
-    cells all have a run; ensemble sizes; the cells without a complete run."""
+    for every pair of cells with a run, over the runs both have; win-lose-tie counts
+    over the data sets whose cells all have a run; ensemble sizes; the cells without
+    a complete run."""
     cells = _cells(tasks, out)
     table, missing = {}, []
     for noise, runs in zip(config["noise"], config["runs"]):
@@ -204,16 +216,18 @@ def summarise(config, tasks, out) -> dict:
             complete = []
             for ds in config["datasets"]:
                 keys = [f"{noise}/{ds}/{m}" for m in (ref, *BASELINES)]
-                if any(k not in table for k in keys):
+                if keys[0] not in table:
                     continue
-                complete.append(ds)
+                counted = all(k in table for k in keys)
+                if counted:
+                    complete.append(ds)
                 for m in (*BASELINES, *EXTRAS):
                     if f"{noise}/{ds}/{m}" not in table:
                         continue
                     b, a = _paired(table[f"{noise}/{ds}/{m}"], table[keys[0]], config["n_folds"])
                     t, p, sign = corrected_t_test(b, a, ratio, config["alpha"])
                     tests[f"{noise}/{ds}/{m}/{ref}"] = {"t": t, "p": p, "sign": sign}
-                    if m in BASELINES:
+                    if counted and m in BASELINES:
                         w += sign < 0
                         l_ += sign > 0
                         t_ += sign == 0
@@ -234,25 +248,25 @@ _SIZE = {"segment": 2310, "vehicle": 846, "isolated": 800, "striated": 800, "gla
          "spirals": 200, "iris": 150}
 #: The costliest cells (LIBSVM on raw inputs of many large values converges slowly;
 #: boosting repeats it ten times), run last in this order.
-_LAST = [("segment", "psvm"), ("vehicle", "linear_svm"), ("vehicle", "poly_svm"),
-         ("segment", "linear_svm"), ("segment", "poly_svm"),
-         ("vehicle", "boosted_linear_svm"), ("segment", "boosted_linear_svm")]
+COSTLIEST = [("segment", "psvm"), ("vehicle", "linear_svm"), ("vehicle", "poly_svm"),
+             ("segment", "linear_svm"), ("segment", "poly_svm"),
+             ("vehicle", "boosted_linear_svm"), ("segment", "boosted_linear_svm")]
 
 
 def make_tasks(config) -> list[dict]:
     """One task per (noise, data set, run, fold, method); one task fits both PSVMs.
 
     Order, so that a run cut short has the most cells complete: first every run of
-    every cell except the costliest (``_LAST``; run 0 of all of them, then runs 1 to
+    every cell except the costliest (``COSTLIEST``; run 0 of all of them, then runs 1 to
     9), noiseless first, comparators before PSVM, smaller data sets first; then the
-    costliest cells but boosting, in the same way; the boosted cells of ``_LAST``
+    costliest cells but boosting, in the same way; the boosted cells of ``COSTLIEST``
     at the very end."""
     methods = ["psvm" if m == "psvm_sampling" else m for m in config["methods"]]
     methods = list(dict.fromkeys(methods))
     by_size = sorted(config["datasets"], key=lambda d: _SIZE.get(d, 0))
     cells = [(ds, m) for m in methods if m != "psvm" for ds in by_size]
     cells += [(ds, "psvm") for ds in by_size if "psvm" in methods]
-    last = [c for c in _LAST if c in cells]
+    last = [c for c in COSTLIEST if c in cells]
     boosted = [c for c in last if c[1].startswith("boosted")]
     groups = [[c for c in cells if c not in last], [c for c in last if c not in boosted]]
     levels = list(zip(config["noise"], config["runs"]))
