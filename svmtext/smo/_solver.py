@@ -327,7 +327,12 @@ class _SMO:
                 col = numpy_column(c)
                 col = cache._compute(c) if col is None else \
                     np.ascontiguousarray(col, dtype=cache.dtype)
+                if cache.reserve():
+                    args = arguments()
                 store_column(cache.store, cache.held, cache.lru, cache.info, c, col)
+            elif code == L.NEED_SLOTS:
+                cache.reserve()
+                args = arguments()
             elif code == L.NEED_INACTIVE:
                 rows = inactive[:st[L.N_INACTIVE]]
                 self.gbar[rows] -= fs[L.REQ_COEF] * provider.block(rows, [st[L.REQ]])[:, 0]
