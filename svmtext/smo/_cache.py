@@ -90,6 +90,8 @@ def take_slot(store, held, lru, info, c, length):
         unlink(lru, first)
         info[NBYTES] -= held[1, first] * size
         _release(held, info, first)
+    if info[NFREE] == 0:
+        raise RuntimeError("column cache: no free slot (ColumnCache.reserve was not called)")
     info[NFREE] -= 1
     slot = held[2, info[NFREE]]
     held[0, c] = slot
