@@ -15,28 +15,30 @@ the gradient reconstruction needs are completed, by computing their missing rows
 (:meth:`ColumnCache.complete_block`), and the other partial columns are dropped.
 
 The cache lives in arrays that the compiled SMO loop (:mod:`svmtext.smo._loop`) reads
-and updates directly: the columns in the rows (*slots*) of one 2-D array ``store``
-(a column of length :math:`\ell` fills the first :math:`\ell` entries of its row), the
-slot of each index, its column's length and a stack of the free slots in ``held``
-(``held[0, c]`` the slot of ``c``, -1 when not cached; ``held[1, c]`` the length;
-``held[2, :info[NFREE]]`` the free slots), the recency order in a doubly linked list
-over the indices (``lru[0]`` the predecessors, ``lru[1]`` the successors, ``n`` the
-list's head), and the counters in ``info`` (bytes held, capacity, columns held, hits,
-misses, free slots). A read is an index into the array: no object is created or
-referenced, which the loop's every iteration would pay for. The budget counts the
-bytes of the columns held, as before; there are as many slots as full columns fit
-(all ``n`` when the whole matrix fits), and more are added
-(:meth:`ColumnCache.reserve`) when shrinking lets more, shorter, columns fit.
+and updates directly: the columns in a numba typed list (one entry per index, empty
+when not cached), the recency order in a doubly linked list over the indices
+(``lru[0]`` the predecessors, ``lru[1]`` the successors, ``n`` the list's head), and
+the counters in ``info`` (bytes held, capacity, columns held, hits, misses).
 """
 from __future__ import annotations
 
 import numpy as np
+from numba.typed import List
 
 from .._numba import jit
 
-__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "NFREE"]
+__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES"]
 
-NBYTES, CAPACITY, COUNT, HITS, MISSES, NFREE = range(6)
+NBYTES, CAPACITY, COUNT, HITS, MISSES = range(5)
+
+
+@jit
+def _new_store(n, proto):
+    store = List()
+    empty = proto[:0].copy()
+    for _ in range(n):
+        store.append(empty)
+    return store
 
 
 @jit
@@ -66,71 +68,44 @@ def touch(lru, c):
 
 
 @jit
-def _release(held, info, c):
-    """Column ``c`` leaves the cache: its slot is free again (the recency list is the caller's)."""
-    info[NFREE] += 1
-    held[2, info[NFREE] - 1] = held[0, c]
-    held[0, c] = -1
-    info[COUNT] -= 1
-
-
-@jit
-def take_slot(store, held, lru, info, c, length):
-    """Make room for column ``c`` of ``length`` entries, evicting least recently used
-    columns until it fits (at least one other column is kept: the current pair), and
-    return its slot; the caller writes the column into ``store[slot, :length]``."""
+def store_column(store, held, lru, info, c, col):
+    """Insert ``col`` as column ``c``, evicting least recently used columns until it
+    fits (at least one other column is kept: the current pair)."""
     head = lru.shape[1] - 1
-    size = store.itemsize
-    if held[0, c] >= 0:
+    if held[c]:
         unlink(lru, c)
-        info[NBYTES] -= held[1, c] * size
-        _release(held, info, c)
-    while info[COUNT] >= 2 and info[NBYTES] + length * size > info[CAPACITY]:
+        info[NBYTES] -= store[c].nbytes
+        info[COUNT] -= 1
+        held[c] = False
+    while info[COUNT] >= 2 and info[NBYTES] + col.nbytes > info[CAPACITY]:
         first = lru[1, head]
         unlink(lru, first)
-        info[NBYTES] -= held[1, first] * size
-        _release(held, info, first)
-    if info[NFREE] == 0:
-        raise RuntimeError("column cache: no free slot (ColumnCache.reserve was not called)")
-    info[NFREE] -= 1
-    slot = held[2, info[NFREE]]
-    held[0, c] = slot
-    held[1, c] = length
+        info[NBYTES] -= store[first].nbytes
+        info[COUNT] -= 1
+        held[first] = False
+        store[first] = col[:0]
+    store[c] = col
+    held[c] = True
     append(lru, c)
-    info[NBYTES] += length * size
+    info[NBYTES] += col.nbytes
     info[COUNT] += 1
-    return slot
-
-
-@jit
-def store_column(store, held, lru, info, c, col):
-    """Insert ``col`` as column ``c`` (:func:`take_slot`)."""
-    slot = take_slot(store, held, lru, info, c, len(col))
-    row = store[slot]
-    for t in range(len(col)):
-        row[t] = col[t]
-
-
-@jit
-def stored(store, held, c):
-    """Column ``c`` as stored (a view of its slot)."""
-    return store[held[0, c], :held[1, c]]
 
 
 @jit
 def restrict_columns(store, held, lru, info, keep, n_keep, n):
-    """Shrinking: partial columns (length ``< n``) are cut to the positions ``keep[:n_keep]``
-    (in place: ``keep`` increases, so ``keep[t] >= t``)."""
+    """Shrinking: partial columns (length ``< n``) are cut to the positions ``keep[:n_keep]``."""
     head = lru.shape[1] - 1
     c = lru[1, head]
     total = 0
     while c != head:
-        if held[1, c] != n:
-            row = store[held[0, c]]
+        col = store[c]
+        if len(col) != n:
+            cut = np.empty(n_keep, dtype=col.dtype)
             for t in range(n_keep):
-                row[t] = row[keep[t]]
-            held[1, c] = n_keep
-        total += held[1, c] * store.itemsize
+                cut[t] = col[keep[t]]
+            store[c] = cut
+            col = cut
+        total += col.nbytes
         c = lru[1, c]
     info[NBYTES] = total
 
@@ -142,11 +117,19 @@ def drop_partial(store, held, lru, info, n):
     c = lru[1, head]
     while c != head:
         nxt = lru[1, c]
-        if held[1, c] != n:
+        col = store[c]
+        if len(col) != n:
             unlink(lru, c)
-            info[NBYTES] -= held[1, c] * store.itemsize
-            _release(held, info, c)
+            info[NBYTES] -= col.nbytes
+            info[COUNT] -= 1
+            held[c] = False
+            store[c] = col[:0]
         c = nxt
+
+
+@jit
+def get_stored(store, c):
+    return store[c]
 
 
 @jit
@@ -181,33 +164,13 @@ class ColumnCache:
         self.n = n = provider.n
         self.capacity = float(cache_size) * 2 ** 20
         self.dtype = np.dtype(getattr(provider, "dtype", np.float64))
+        self.store = _new_store(n, np.zeros(1, dtype=self.dtype))
+        self.held = np.zeros(n, dtype=np.bool_)
         self.lru = np.full((2, n + 1), n, dtype=np.int64)
-        self.info = np.zeros(6, dtype=np.int64)
+        self.info = np.zeros(5, dtype=np.int64)
         # a byte count is an integer: nbytes > capacity  <=>  nbytes > floor(capacity)
         self.info[CAPACITY] = int(min(self.capacity, 2.0 ** 62))
-        # as many slots as full columns fit, and two for the pair kept over budget
-        full = self.info[CAPACITY] // max(n * self.dtype.itemsize, 1)
-        slots = int(min(n, max(full + 2, 4)))
-        self.store = np.empty((slots, n), dtype=self.dtype)
-        self.held = np.full((3, n), -1, dtype=np.int64)
-        self.held[2, :slots] = np.arange(slots)[::-1]
-        self.info[NFREE] = slots
         self.rows = None            # active rows (global indices); None: all rows
-
-    def reserve(self) -> bool:
-        """At least two free slots (an iteration stores at most two columns), or all
-        ``n``: the store is doubled when needed. Returns whether it was replaced."""
-        have = len(self.store)
-        if self.info[NFREE] >= 2 or have == self.n:
-            return False
-        slots = min(self.n, 2 * have)
-        store = np.empty((slots, self.n), dtype=self.dtype)
-        store[:have] = self.store
-        self.store = store
-        k = int(self.info[NFREE])
-        self.held[2, k:k + slots - have] = np.arange(slots - 1, have - 1, -1)
-        self.info[NFREE] += slots - have
-        return True
 
     # counters, read from the arrays the compiled loop updates
     hits = property(lambda self: int(self.info[HITS]))
@@ -229,10 +192,10 @@ class ColumnCache:
     def column(self, i) -> np.ndarray:
         """The column :math:`K_{A, i}` on the active rows (do not modify it)."""
         i = int(i)
-        if self.held[0, i] >= 0:
+        if self.held[i]:
             touch(self.lru, i)
             self.info[HITS] += 1
-            col = stored(self.store, self.held, i)
+            col = get_stored(self.store, i)
             if self.rows is not None and len(col) == self.n:
                 return col[self.rows]           # a full column, read at the active rows
             return col
@@ -243,7 +206,6 @@ class ColumnCache:
 
     def _store(self, i, col):
         """Insert ``col``, evicting least recently used columns until it fits."""
-        self.reserve()
         store_column(self.store, self.held, self.lru, self.info, int(i),
                      np.ascontiguousarray(col, dtype=self.dtype))
 
@@ -268,14 +230,14 @@ class ColumnCache:
         out = np.empty((len(inactive), len(cols)), dtype=self.provider.dtype)
         partial, missing = {}, []
         for k, i in enumerate(cols):
-            if self.held[0, int(i)] < 0:
+            if not self.held[int(i)]:
                 missing.append(k)
                 continue
-            col = stored(self.store, self.held, int(i))
+            col = get_stored(self.store, int(i))
             if len(col) == self.n:
                 out[:, k] = col[inactive]
             else:
-                partial[k] = col.copy()     # storing a completed column may evict it
+                partial[k] = col        # held here: storing a completed column may evict it
         if partial:
             ks = list(partial)
             block = self.provider.block(inactive, cols[ks])

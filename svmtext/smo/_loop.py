@@ -19,8 +19,7 @@ The function returns to Python only for what it cannot do itself:
 * the gradient reconstruction when the full problem is restored
   (:data:`NEED_UNSHRINK`: blocks of kernel columns of the set-aside rows);
 * after shrinking, so that the column provider keeps only the active rows
-  (:data:`SHRUNK`);
-* for more cache slots, when fewer than two are free (:data:`NEED_SLOTS`).
+  (:data:`SHRUNK`).
 
 Python serves the request and calls the loop again; the loop resumes where it stopped
 (the phase of the iteration is kept in the integer state ``st``). Variables are held
@@ -37,13 +36,13 @@ import numpy as np
 from .._numba import jit
 from ..kkt import UPPER
 from . import _core
-from ._cache import HITS, MISSES, NFREE, append, restrict_columns, take_slot, unlink
+from ._cache import HITS, MISSES, append, restrict_columns, store_column, unlink
 
 __all__ = ["run", "run_threads", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
-           "SHRUNK", "NEED_SLOTS", "new_state"]
+           "SHRUNK", "new_state"]
 
 # return codes
-DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_SLOTS = range(7)
+DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK = range(6)
 
 # the integer state st[...]
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
@@ -101,8 +100,9 @@ def _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f):
 
 
 @jit
-def _compute(c, st, fs, KG, src, active, na, col):
-    """Column ``c`` on the active rows, computed here (kinds 1-3) into ``col``, as Python would."""
+def _compute(c, st, fs, KG, src, active, na, dtype_of):
+    """Column ``c`` on the active rows, computed here (kinds 1-3), as Python would."""
+    col = np.empty(na, dtype=dtype_of.dtype)
     kind = st[KIND]
     if kind == 1:                         # a Gram matrix
         for t in range(na):
@@ -129,8 +129,7 @@ def _cached(c, st, store, held, lru, info, active, na, n, buf):
     miss is a function apart: a call costs the reference counts of the arrays it is
     passed, and the hit, every iteration, needs few.)
     """
-    slot = held[0, c]
-    if slot < 0:
+    if not held[c]:
         return buf[:0]
     if st[SKIP] == c:
         st[SKIP] = -1
@@ -138,11 +137,12 @@ def _cached(c, st, store, held, lru, info, active, na, n, buf):
         unlink(lru, c)
         append(lru, c)
         info[HITS] += 1
-    if na < n and held[1, c] == n:        # a full column, read at the active rows
+    col = store[c]
+    if na < n and len(col) == n:          # a full column, read at the active rows
         for t in range(na):
-            buf[t] = store[slot, active[t]]
+            buf[t] = col[active[t]]
         return buf[:na]
-    return store[slot, :na]
+    return col
 
 
 @jit
@@ -151,10 +151,10 @@ def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
     kernel on the data, kinds 2 and 3) and stored, or requested from Python
     (``st[REQ] = c``; an empty array is returned)."""
     info[MISSES] += 1
-    if st[KIND] != 0:                     # computed into its slot
-        col = store[take_slot(store, held, lru, info, c, na), :na]
-        _compute(c, st, fs, KG, src, active, na, col)
+    if st[KIND] != 0:
+        col = _compute(c, st, fs, KG, src, active, na, buf)
         st[EVALS] += na
+        store_column(store, held, lru, info, c, col)
         return col
     st[REQ] = c
     st[SKIP] = c
@@ -233,8 +233,6 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             if st[N_SELECT] >= st[MAXIT]:
                 _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)
                 return MAX_ITER
-            if info[NFREE] < 2 and len(store) < n:     # an iteration stores up to two columns
-                return NEED_SLOTS
             phase = P_SELECT
             if st[SHRINKING]:
                 st[COUNTER] -= 1
@@ -325,8 +323,9 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                     return NEED_COLUMN
             Kp = Ki                          # column i, as the selection read it
             if len(Kp) < na:                 # (read again when the loop resumes here)
-                c = active[i]
-                Kp = buf_i[:na] if na < n and held[1, c] == n else store[held[0, c], :na]
+                Kp = store[active[i]]
+                if na < n and len(Kp) == n:
+                    Kp = buf_i[:na]
             a = _core.curvature(d[i], d[j], Kp[j], tau)
             was_i, was_j = status[i] == UPPER, status[j] == UPPER
             eta = _core.two_variable_step(i, j, g, y, alpha, status, a, Cv[i], Cv[j])
@@ -351,8 +350,9 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             if st[GBAR_WAS_J]:
                 st[GBAR_WAS_J] = 0
                 i = st[I]
-                c = active[j]                # column j, as the step read it
-                Kq = buf_j[:na] if na < n and held[1, c] == n else store[held[0, c], :na]
+                Kq = store[active[j]]        # column j, as the step read it
+                if na < n and len(Kq) == n:
+                    Kq = buf_j[:na]
                 was_j = status[j] != UPPER        # it changed
                 coef = (-1.0 if was_j else 1.0) * Cv[j] * y[j]
                 _gbar_update(gbar, active, na, coef, Kq)

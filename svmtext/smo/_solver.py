@@ -327,11 +327,7 @@ class _SMO:
                 col = numpy_column(c)
                 col = cache._compute(c) if col is None else \
                     np.ascontiguousarray(col, dtype=cache.dtype)
-                # a free slot: the loop asks for two at the top of every iteration
                 store_column(cache.store, cache.held, cache.lru, cache.info, c, col)
-            elif code == L.NEED_SLOTS:
-                cache.reserve()
-                args = arguments()
             elif code == L.NEED_INACTIVE:
                 rows = inactive[:st[L.N_INACTIVE]]
                 self.gbar[rows] -= fs[L.REQ_COEF] * provider.block(rows, [st[L.REQ]])[:, 0]
@@ -348,7 +344,6 @@ class _SMO:
                     buf[:] = full
                 active[:] = np.arange(n)
                 st[L.NA], st[L.N_INACTIVE] = n, 0
-                cache.reserve()               # the loop resumes within an iteration
                 args = arguments()
                 if code == L.MAX_ITER:
                     break
