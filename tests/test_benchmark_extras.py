@@ -66,5 +66,4 @@ def test_onedal_beside_libsvm_and_smo_in_the_smo_benchmark(tmp_path):
     for name in smo_benchmark.CONFIG["variants"]:
         assert row[name]["onedal_ratio"] == pytest.approx(
             row[name]["median_time"] / dal["median_time"])
-    assert res["total_fit_seconds"] <= res["total_seconds"]
     assert dal["median_cpu"] > 0 and row["libsvm"]["median_cpu"] > 0

@@ -171,10 +171,8 @@ def run(config=CONFIG, root=None, backend=None, n_jobs=None) -> dict:
                "n_flip": runs[0][2], "C": C} for C in config["sweep_C"]]
     out = run_tasks(NAME, config, tasks, run_one, root=root, backend=backend,
                     n_jobs=n_jobs if n_jobs is not None else 1, desc=NAME)
-    results = dict(out[0], sweep=[
-        {k: v for k, v in r.items() if k not in ("cv_scores",)} for r in out[:len(runs)]],
-        sweep_C=[{k: v for k, v in r.items() if k not in ("cv_scores",)}
-                 for r in out[len(runs):]])
+    trim = [{k: v for k, v in r.items() if k != "cv_scores"} for r in out]
+    results = dict(out[0], sweep=trim[:len(runs)], sweep_C=trim[len(runs):])
     for r in results["sweep"] + results["sweep_C"]:   # what the tables need
         w1 = np.array(r["models"][0]["w"])
         r["models"] = [dict({k: m[k] for k in ("rank", "objective", "objective_error", "dp",
