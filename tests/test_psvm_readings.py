@@ -66,3 +66,29 @@ def test_readings_smoke_run(tmp_path):
     sizes = res["shift"]["iris/nearest/1000.0"]["sizes"]
     assert sizes[0] >= sizes[-1] and len(sizes) == pr.SMOKE_CONFIG["psvm"]["n_iter"] + 1
     assert set(res["cap"]) == {"0/2000", "0/100000"}
+
+
+def test_libsvm_cap_and_its_count_of_subproblems_without_a_free_point():
+    from svmtext.psvm._baselines import WeightedSVC, capped_pairs, libsvm_max_iter
+
+    assert libsvm_max_iter(2_079) == 10_000_000 and libsvm_max_iter(200_000) == 20_000_000
+    assert weka_comparator("poly_svm", 4, 3, n_samples=500).max_iter == 10_000_000
+    rng = np.random.RandomState(0)
+    X = rng.randn(90, 2)
+    y = np.repeat([0, 1, 2], 30)
+    X[y == 1] += 0.5
+    X[y == 2] += 1.0
+    assert capped_pairs(WeightedSVC(kernel="linear").fit(X, y)) == (0, 0)
+    for C in (1e-3, 1e3):      # one step: both points at C (no free one), or both free
+        clf = WeightedSVC(kernel="linear", C=C, max_iter=1).fit(X, y)
+        n_capped, no_free = capped_pairs(clf)
+        # each pair's subproblem alone, its points grouped by class as LIBSVM does
+        alone = []
+        for a, c in [(0, 1), (0, 2), (1, 2)]:
+            idx = np.flatnonzero((y == a) | (y == c))
+            idx = idx[np.argsort(y[idx], kind="stable")]
+            b = WeightedSVC(kernel="linear", C=C, max_iter=1).fit(X[idx], y[idx])
+            coef = np.abs(b.dual_coef_[0])
+            alone.append(not ((coef > 0) & (coef < C)).any())
+        assert n_capped == 3 and no_free == sum(alone)
+        assert no_free == (3 if C < 1 else 0)

@@ -19,7 +19,7 @@ from sklearn.svm import SVC
 from .._numba import njit
 
 __all__ = ["WekaMLP", "WeightedSVC", "weka_comparator", "WEKA_DEFAULTS", "COMPARATORS",
-           "EXTRAS", "input_scaling"]
+           "EXTRAS", "input_scaling", "libsvm_max_iter", "capped_pairs"]
 
 #: The source's six comparators (the columns of its tables).
 COMPARATORS = ("tree", "boosted_tree", "linear_svm", "boosted_linear_svm", "poly_svm", "mlp")
@@ -38,17 +38,21 @@ WEKA_DEFAULTS = {
                      "SAMME adds ln(K - 1) to each round's weight and continues while the "
                      "error is below 1 - 1/K; AdaBoostM1 stops at error >= 1/2"),
     "linear_svm": ("LibSVM: C-SVC, C = 1, linear kernel, tolerance 0.001, shrinking, "
-                   "inputs not normalised, one-against-one for several classes",
-                   "SVC(kernel='linear', C=1) on the raw inputs",
-                   "none in the model: scikit-learn's SVC is LIBSVM"),
+                   "inputs not normalised, one-against-one for several classes; LIBSVM "
+                   "(since 3.1, 2011) stops a subproblem after max(10^7, 100 l) iterations",
+                   "SVC(kernel='linear', C=1, max_iter=max(10^7, 100 l)) on the raw inputs",
+                   "scikit-learn's SVC is LIBSVM; at the cap LIBSVM computes b from every "
+                   "point, scikit-learn's copy from the unshrunk ones (the same b whenever "
+                   "the subproblem has a free support vector; counted per fold)"),
     "boosted_linear_svm": ("AdaBoostM1 as above on the linear LibSVM",
                            "AdaBoostClassifier(linear SVC above, n_estimators=10) (SAMME)",
                            "as for the boosted tree; the boosting weights become per-sample "
                            "C w_i with mean w_i = 1 (WeightedSVC)"),
     "poly_svm": ("LibSVM with the polynomial kernel (gamma <x, y> + coef0)^degree at "
                  "LIBSVM's defaults: degree 3, gamma = 1/d, coef0 = 0, C = 1, raw inputs",
-                 "SVC(kernel='poly', degree=3, gamma=1/d, coef0=0, C=1) on the raw inputs",
-                 "none in the model: scikit-learn's SVC is LIBSVM"),
+                 "SVC(kernel='poly', degree=3, gamma=1/d, coef0=0, C=1, "
+                 "max_iter=max(10^7, 100 l)) on the raw inputs",
+                 "as for the linear LibSVM"),
     "mlp": ("MultilayerPerceptron: one hidden layer of (attributes + classes)/2 sigmoid "
             "units, learning rate 0.3, momentum 0.2, 500 epochs, online updates, inputs "
             "normalised to [-1, 1]",
@@ -75,30 +79,77 @@ def input_scaling(method) -> tuple | None:
     return None
 
 
+def libsvm_max_iter(n_samples) -> int:
+    """LIBSVM's own iteration cap, :math:`\\max(10^7, 100\\,l)` for a subproblem of
+    :math:`l` points (``svm.cpp``'s ``Solver::Solve`` since version 3.1, 2011; its Java
+    port, which Weka loads, has the same). ``n_samples`` bounds every subproblem's
+    :math:`l` from above; below 100,000 points the cap is :math:`10^7` whatever l is."""
+    return max(10_000_000, 100 * int(n_samples))
+
+
 class WeightedSVC(SVC):
     """scikit-learn's ``SVC`` with boosting weights rescaled to mean 1.
 
     Weka turns an instance weight into a per-instance :math:`C w_i`, and keeps the
     weights summing to the number of instances; scikit-learn's AdaBoost passes
     weights summing to 1, which would shrink every :math:`C` by a factor n.
+    ``weights_`` keeps the rescaled weights (``None`` without weights), so that
+    :func:`capped_pairs` knows each point's bound :math:`C w_i`.
     """
 
     def fit(self, X, y, sample_weight=None) -> Self:
         if sample_weight is not None:
             sample_weight = np.asarray(sample_weight, float)
             sample_weight = sample_weight * len(sample_weight) / sample_weight.sum()
-        return super().fit(X, y, sample_weight=sample_weight)
+        super().fit(X, y, sample_weight=sample_weight)
+        self.weights_ = sample_weight
+        return self
+
+
+def capped_pairs(clf) -> tuple[int, int]:
+    """How many one-against-one subproblems of a fitted :class:`WeightedSVC` stopped at
+    ``max_iter``, and how many of those have no free support vector.
+
+    At the cap LIBSVM rebuilds the full gradient and computes :math:`b` over all points;
+    scikit-learn's copy computes it over the unshrunk ones. :math:`b` is the mean of
+    :math:`y_i G_i` over free points when there is one, and shrinking removes only
+    points at a bound, so the two agree unless a capped subproblem has no free point:
+    the second count is the number of subproblems whose :math:`b` may differ from
+    LIBSVM's. Pair :math:`(a, c)`, :math:`a < c`, keeps class :math:`a`'s coefficients
+    in row :math:`c - 1` of ``dual_coef_`` and class :math:`c`'s in row :math:`a`.
+    """
+    n_iter = np.atleast_1d(clf.n_iter_)
+    capped = np.flatnonzero(n_iter >= clf.max_iter) if clf.max_iter > 0 else []
+    if len(capped) == 0:
+        return 0, 0
+    k = len(clf.classes_)
+    pairs = [(a, c) for a in range(k) for c in range(a + 1, k)]
+    start = np.concatenate([[0], np.cumsum(clf.n_support_)])
+    w = np.ones(start[-1]) if clf.weights_ is None else clf.weights_[clf.support_]
+    bound = clf.C * w
+    no_free = 0
+    for p in capped:
+        a, c = pairs[p]
+        coef = np.concatenate([clf.dual_coef_[c - 1, start[a]:start[a + 1]],
+                               clf.dual_coef_[a, start[c]:start[c + 1]]])
+        ub = np.concatenate([bound[start[a]:start[a + 1]], bound[start[c]:start[c + 1]]])
+        free = (np.abs(coef) > 0) & (np.abs(coef) < ub)
+        no_free += int(not free.any())
+    return len(capped), no_free
 
 
 def weka_comparator(method, n_features, n_classes, *, boost_rounds=10, tree_min_samples_leaf=2,
-                    mlp_epochs=500, seed=0) -> BaseEstimator:
-    """The estimator standing in for the Weka classifier ``method`` (:data:`WEKA_DEFAULTS`)."""
+                    mlp_epochs=500, seed=0, n_samples=0) -> BaseEstimator:
+    """The estimator standing in for the Weka classifier ``method`` (:data:`WEKA_DEFAULTS`);
+    its LibSVMs stop where LIBSVM would for ``n_samples`` training points
+    (:func:`libsvm_max_iter`)."""
     from sklearn.ensemble import AdaBoostClassifier
     from sklearn.tree import DecisionTreeClassifier
 
     tree = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=tree_min_samples_leaf,
                                   random_state=seed)
-    linear = WeightedSVC(kernel="linear", C=1.0)
+    cap = libsvm_max_iter(n_samples)
+    linear = WeightedSVC(kernel="linear", C=1.0, max_iter=cap)
     if method == "tree":
         return tree
     if method == "boosted_tree":
@@ -108,9 +159,10 @@ def weka_comparator(method, n_features, n_classes, *, boost_rounds=10, tree_min_
     if method == "boosted_linear_svm":
         return AdaBoostClassifier(linear, n_estimators=boost_rounds, random_state=seed)
     if method == "poly_svm":
-        return WeightedSVC(kernel="poly", degree=3, gamma=1.0 / n_features, coef0=0.0, C=1.0)
+        return WeightedSVC(kernel="poly", degree=3, gamma=1.0 / n_features, coef0=0.0, C=1.0,
+                           max_iter=cap)
     if method == "poly2_svm_scaled":
-        return WeightedSVC(kernel="poly", degree=2, gamma=1.0, coef0=0.0, C=1.0)
+        return WeightedSVC(kernel="poly", degree=2, gamma=1.0, coef0=0.0, C=1.0, max_iter=cap)
     if method == "mlp":
         return WekaMLP(hidden=max(1, (n_features + n_classes) // 2), epochs=mlp_epochs,
                        seed=seed)
@@ -120,8 +172,11 @@ def weka_comparator(method, n_features, n_classes, *, boost_rounds=10, tree_min_
 def fit_comparator(method, Xtr, ytr, Xte, **options) -> tuple:
     """Fit ``method`` on a training fold as Weka would and predict the test fold.
 
-    Returns ``(predictions, stopped)``: ``stopped`` is True when boosting kept its
-    first classifier alone (AdaBoostM1 stops when a round's weighted error reaches 1/2).
+    Returns ``(predictions, notes)``. ``notes`` holds what departs from a plain fit, only
+    when it happened: ``boosting_stopped_at_first_round`` (AdaBoostM1 stops when a round's
+    weighted error reaches 1/2, keeping its first classifier alone), and for the LibSVMs
+    ``libsvm_capped`` and ``libsvm_capped_no_free`` (:func:`capped_pairs`, summed over
+    boosting rounds).
     """
     import warnings
 
@@ -132,8 +187,9 @@ def fit_comparator(method, Xtr, ytr, Xte, **options) -> tuple:
     if scale is not None:
         sc = MinMaxScaler(scale).fit(Xtr)
         Xtr, Xte = sc.transform(Xtr), sc.transform(Xte)
-    clf = weka_comparator(method, Xtr.shape[1], len(np.unique(ytr)), **options)
-    stopped = False
+    clf = weka_comparator(method, Xtr.shape[1], len(np.unique(ytr)), n_samples=len(Xtr),
+                          **options)
+    notes = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         try:
@@ -142,8 +198,12 @@ def fit_comparator(method, Xtr, ytr, Xte, **options) -> tuple:
             if "worse than random" not in str(exc):
                 raise
             clf = clf.estimator.fit(Xtr, ytr)
-            stopped = True
-    return clf.predict(Xte), stopped
+            notes["boosting_stopped_at_first_round"] = True
+    svms = [e for e in getattr(clf, "estimators_", [clf]) if isinstance(e, WeightedSVC)]
+    capped = np.sum([capped_pairs(e) for e in svms], axis=0, dtype=int).reshape(-1)
+    if svms and capped[0]:
+        notes["libsvm_capped"], notes["libsvm_capped_no_free"] = map(int, capped)
+    return clf.predict(Xte), notes
 
 
 @njit(cache=True)
