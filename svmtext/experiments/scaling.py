@@ -63,6 +63,7 @@ from threadpoolctl import threadpool_limits
 from . import _tasks
 from ._cli import run_from_command_line
 from ._memory import Meter
+from ._onedal import onedal_svc
 
 NAME = "scaling"
 
@@ -146,15 +147,8 @@ def _learners(config) -> tuple:
         raise ValueError(f"config['learners'] must start with 'libsvm' (the reference of "
                          f"every ratio) and name only {LEARNERS}; got {learners}")
     if "onedal" in learners:
-        try:
-            import daal4py  # noqa: F401
-            import sklearnex.svm  # noqa: F401
-        except ImportError as exc:
-            raise ImportError(
-                "the scaling run with 'onedal' among its learners needs Intel's oneDAL "
-                "(scikit-learn-intelex): install the benchmark extras with `make bench` "
-                "(pip install -r requirements-bench.txt), or leave 'onedal' out of "
-                f"config['learners'] ({exc})") from exc
+        onedal_svc(config["blas_threads"], "the scaling run with 'onedal' among its learners",
+                   "leave 'onedal' out of config['learners']")
     return learners
 
 
@@ -166,10 +160,9 @@ def _make(learner, C, gamma, config):
     tol, cache = config["tol"], config["cache_size"]
     if learner == "libsvm":
         return SVC(C=C, gamma=gamma, tol=tol, cache_size=cache)
-    if learner == "onedal":
-        import daal4py
-        from sklearnex.svm import SVC as DalSVC
-        daal4py.daalinit(config["blas_threads"])      # oneDAL's threads, as BLAS's
+    if learner == "onedal":                          # oneDAL's threads, as BLAS's
+        DalSVC = onedal_svc(config["blas_threads"], "the scaling run",
+                            "leave 'onedal' out of config['learners']")
         return DalSVC(C=C, gamma=gamma, tol=tol, cache_size=cache)
     if learner.startswith("smo_"):
         return SMOSVC(C=C, gamma=gamma, tol=tol, cache_size=cache, dtype=learner[4:])

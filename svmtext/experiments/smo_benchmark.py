@@ -36,6 +36,7 @@ from ..kkt import dual_objective_from_coef, free_and_bounded
 from ..smo import SMOSVC
 from ._cache import write_cache
 from ._cli import run_from_command_line
+from ._onedal import onedal_svc
 
 NAME = "smo_benchmark"
 
@@ -83,17 +84,8 @@ def _onedal_svc(config):
     and the benchmark extras are not installed."""
     if not config["onedal"]:
         return None
-    try:
-        import daal4py
-        from sklearnex.svm import SVC as DalSVC
-    except ImportError as exc:
-        raise ImportError(
-            "the SMO benchmark with config['onedal'] = True needs Intel's oneDAL "
-            "(scikit-learn-intelex): install the benchmark extras with `make bench` "
-            "(pip install -r requirements-bench.txt), or set config['onedal'] = False "
-            f"({exc})") from exc
-    daal4py.daalinit(config["blas_threads"])
-    return DalSVC
+    return onedal_svc(config["blas_threads"], "the SMO benchmark with config['onedal'] = True",
+                      "set config['onedal'] = False")
 
 
 def _timed_fit(make, X, y):

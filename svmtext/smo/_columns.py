@@ -159,7 +159,7 @@ class KernelColumns:
     def numpy_columns(self) -> bool:
         """Whether the columns are NumPy's (BLAS) products: dense data, no compiled
         kernel (:func:`svmtext.smo.smo_solve` gives BLAS ``n_threads`` threads then)."""
-        return not self.sparse_columns and self.kernel_code is None
+        return self.kernel_code is None          # sparse columns always have a code
 
     def diag(self) -> np.ndarray:
         """The diagonal :math:`k(x_i, x_i)` (float64)."""
@@ -233,8 +233,8 @@ class KernelColumns:
         of checks around them: a small problem asks for a column every few iterations.
         None where that path does not apply (sparse or compiled columns, a callable
         kernel, one active row); the caller then uses :meth:`active_column`."""
-        if self.sparse_columns or self.kernel_code is not None or len(self._Xa) < 2:
-            return None                  # (sparse columns keep no _Xa)
+        if self.kernel_code is not None or len(self._Xa) < 2:
+            return None                  # (sparse columns have a code, and keep no _Xa)
         A = self._Xa
         Y = self.X[[c]]
         if self.kernel == "rbf":           # squared_distances, then rbf_kernel's exp
