@@ -39,7 +39,7 @@ WEKA_DEFAULTS = {
                      "error is below 1 - 1/K; AdaBoostM1 stops at error >= 1/2"),
     "linear_svm": ("LibSVM: C-SVC, C = 1, linear kernel, tolerance 0.001, shrinking, "
                    "inputs not normalised, one-against-one for several classes; LIBSVM "
-                   "(since 3.1, 2011) stops a subproblem after max(10^7, 100 l) iterations",
+                   "(since 3.11, 2011) stops a subproblem after max(10^7, 100 l) iterations",
                    "SVC(kernel='linear', C=1, max_iter=max(10^7, 100 l)) on the raw inputs",
                    "scikit-learn's SVC is LIBSVM; at the cap LIBSVM computes b from every "
                    "point, scikit-learn's copy from the unshrunk ones (the same b whenever "
@@ -81,7 +81,7 @@ def input_scaling(method) -> tuple | None:
 
 def libsvm_max_iter(n_samples) -> int:
     """LIBSVM's own iteration cap, :math:`\\max(10^7, 100\\,l)` for a subproblem of
-    :math:`l` points (``svm.cpp``'s ``Solver::Solve`` since version 3.1, 2011; its Java
+    :math:`l` points (``svm.cpp``'s ``Solver::Solve`` since version 3.11, 2011; its Java
     port, which Weka loads, has the same). ``n_samples`` bounds every subproblem's
     :math:`l` from above; below 100,000 points the cap is :math:`10^7` whatever l is."""
     return max(10_000_000, 100 * int(n_samples))
