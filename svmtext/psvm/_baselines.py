@@ -47,7 +47,12 @@ WEKA_DEFAULTS = {
     "boosted_linear_svm": ("AdaBoostM1 as above on the linear LibSVM",
                            "AdaBoostClassifier(linear SVC above, n_estimators=10) (SAMME)",
                            "as for the boosted tree; the boosting weights become per-sample "
-                           "C w_i with mean w_i = 1 (WeightedSVC)"),
+                           "C w_i with mean w_i = 1 (WeightedSVC). AdaBoostM1 reweights only "
+                           "a base classifier that handles instance weights; Weka's LibSVM "
+                           "wrapper as we found it does not declare that it does, and then "
+                           "AdaBoostM1 resamples the training set by the weights instead "
+                           "(which of the two the source's Weka did is not known; the "
+                           "difference is not measured here)"),
     "poly_svm": ("LibSVM with the polynomial kernel (gamma <x, y> + coef0)^degree at "
                  "LIBSVM's defaults: degree 3, gamma = 1/d, coef0 = 0, C = 1, raw inputs",
                  "SVC(kernel='poly', degree=3, gamma=1/d, coef0=0, C=1, "
