@@ -2,12 +2,15 @@
 family, Weka's comparators, and the readings experiment's smoke run."""
 import numpy as np
 import pytest
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmtext.datasets import make_striated
 from svmtext.experiments import psvm_readings as pr
 from svmtext.experiments._cache import load_cache
 from svmtext.psvm import PrototypeSVC, shift
-from svmtext.psvm._baselines import COMPARATORS, EXTRAS, fit_comparator, weka_comparator
+from svmtext.psvm._baselines import (COMPARATORS, EXTRAS, ResamplingAdaBoostM1, fit_comparator,
+                                     weka_comparator)
 
 
 def test_nearest_other_moves_a_point_to_another_firing_model():
@@ -92,3 +95,24 @@ def test_libsvm_cap_and_its_count_of_subproblems_without_a_free_point():
             alone.append(not ((coef > 0) & (coef < C)).any())
         assert n_capped == 3 and no_free == sum(alone)
         assert no_free == (3 if C < 1 else 0)
+
+
+@parametrize_with_checks([ResamplingAdaBoostM1(SVC(kernel="linear"), n_estimators=3)])
+def test_resampling_adaboost_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def test_resampling_adaboost_follows_adaboost_m1():
+    rng = np.random.RandomState(0)
+    X = rng.randn(120, 2)
+    y = (X[:, 0] + 0.3 * rng.randn(120) > 0).astype(int)
+    boost = ResamplingAdaBoostM1(SVC(kernel="linear"), n_estimators=5).fit(X, y)
+    assert 1 <= len(boost.estimators_) == len(boost.betas_) <= 5
+    # every kept round beat chance on its weights, so votes with a positive beta
+    assert all(b > 0 for b in boost.betas_)
+    # a separable set: the first round makes no error and is kept alone
+    Xs = np.r_[rng.randn(20, 2) - 3, rng.randn(20, 2) + 3]
+    ys = np.repeat(["a", "b"], 20)
+    one = ResamplingAdaBoostM1(SVC(kernel="linear"), n_estimators=5).fit(Xs, ys)
+    assert len(one.estimators_) == 1 and set(one.predict(Xs)) == {"a", "b"}
+    assert (one.predict(Xs) == ys).all()
