@@ -2,6 +2,7 @@
 family, Weka's comparators, and the readings experiment's smoke run."""
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -9,7 +10,7 @@ from svmtext.datasets import make_striated
 from svmtext.experiments import psvm_readings as pr
 from svmtext.experiments._cache import load_cache
 from svmtext.psvm import PrototypeSVC, shift
-from svmtext.psvm._baselines import (COMPARATORS, EXTRAS, ResamplingAdaBoostM1, fit_comparator,
+from svmtext.psvm._baselines import (COMPARATORS, EXTRAS, AdaBoostM1, fit_comparator,
                                      weka_comparator)
 
 
@@ -97,22 +98,54 @@ def test_libsvm_cap_and_its_count_of_subproblems_without_a_free_point():
         assert no_free == (3 if C < 1 else 0)
 
 
-@parametrize_with_checks([ResamplingAdaBoostM1(SVC(kernel="linear"), n_estimators=3)])
-def test_resampling_adaboost_estimator_checks(estimator, check):
+@parametrize_with_checks([AdaBoostM1(SVC(kernel="linear"), n_estimators=3),
+                          AdaBoostM1(SVC(kernel="linear"), n_estimators=3, resample=True)])
+def test_adaboost_m1_estimator_checks(estimator, check):
     check(estimator)
 
 
-def test_resampling_adaboost_follows_adaboost_m1():
-    rng = np.random.RandomState(0)
-    X = rng.randn(120, 2)
-    y = (X[:, 0] + 0.3 * rng.randn(120) > 0).astype(int)
-    boost = ResamplingAdaBoostM1(SVC(kernel="linear"), n_estimators=5).fit(X, y)
-    assert 1 <= len(boost.estimators_) == len(boost.betas_) <= 5
-    # every kept round beat chance on its weights, so votes with a positive beta
-    assert all(b > 0 for b in boost.betas_)
-    # a separable set: the first round makes no error and is kept alone
-    Xs = np.r_[rng.randn(20, 2) - 3, rng.randn(20, 2) + 3]
-    ys = np.repeat(["a", "b"], 20)
-    one = ResamplingAdaBoostM1(SVC(kernel="linear"), n_estimators=5).fit(Xs, ys)
-    assert len(one.estimators_) == 1 and set(one.predict(Xs)) == {"a", "b"}
-    assert (one.predict(Xs) == ys).all()
+_SCRIPT = {"wrong": [], "weights": []}
+
+
+class _Scripted(ClassifierMixin, BaseEstimator):
+    """Fits nothing: round t predicts the labels except at _SCRIPT["wrong"][t]."""
+
+    def fit(self, X, y, sample_weight=None):
+        self.round_ = len(_SCRIPT["weights"])
+        _SCRIPT["weights"].append(sample_weight)
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        pred = (X[:, 0] >= 5).astype(int)
+        for i in _SCRIPT["wrong"][self.round_]:
+            pred[i] = 1 - pred[i]
+        return pred
+
+
+@pytest.mark.parametrize("wrong, betas", [
+    # eps 0.1, then 2 (0.1/1.8) = 1/9, then 9/32 + 8/32 >= 1/2: stop, the third dropped
+    ([[0], [1, 2], [0, 1]], [np.log(9), np.log(8)]),
+    # a perfect second round stops boosting and is dropped; the first stays
+    ([[0], []], [np.log(9)]),
+    # a first round at error 1/2 is kept alone
+    ([[0, 1, 2, 5, 6], [0]], [1.0]),
+])
+def test_adaboost_m1_rounds(wrong, betas):
+    X = np.arange(10.0)[:, None]
+    y = (X[:, 0] >= 5).astype(int)
+    _SCRIPT.update(wrong=wrong, weights=[])
+    boost = AdaBoostM1(_Scripted(), n_estimators=5).fit(X, y)
+    assert np.allclose(boost.betas_, betas)
+    if len(_SCRIPT["weights"]) > 1:     # round 2 saw point 0 at 9 times the others
+        w = _SCRIPT["weights"][1]
+        assert np.isclose(w.sum(), 10) and np.isclose(w[0] / w[1], 9)
+
+
+def test_adaboost_m1_resampling_redraws_a_perfect_round():
+    X = np.arange(10.0)[:, None]
+    y = (X[:, 0] >= 5).astype(int)
+    _SCRIPT.update(wrong=[[]] * 10 + [[0]], weights=[])
+    boost = AdaBoostM1(_Scripted(), n_estimators=1, resample=True).fit(X, y)
+    assert len(_SCRIPT["weights"]) == 10        # ten draws, none with an error
+    assert len(boost.estimators_) == 1 and boost.betas_ == [1.0]

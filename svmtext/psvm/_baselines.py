@@ -24,7 +24,7 @@ from .._numba import njit
 
 __all__ = ["WekaMLP", "WeightedSVC", "weka_comparator", "WEKA_DEFAULTS", "COMPARATORS",
            "EXTRAS", "input_scaling", "libsvm_max_iter", "capped_pairs",
-           "ResamplingAdaBoostM1"]
+           "AdaBoostM1"]
 
 #: The source's six comparators (the columns of its tables).
 COMPARATORS = ("tree", "boosted_tree", "linear_svm", "boosted_linear_svm", "poly_svm", "mlp")
@@ -56,8 +56,8 @@ WEKA_DEFAULTS = {
                            "a base classifier that handles instance weights; Weka's LibSVM "
                            "wrapper as we found it does not declare that it does, and then "
                            "AdaBoostM1 resamples the training set by the weights instead "
-                           "(ResamplingAdaBoostM1; which of the two the source's Weka did "
-                           "is not known, the two are compared on the five smaller sets)"),
+                           "(AdaBoostM1(resample=True); which of the two the source's Weka "
+                           "did is not known: compared on iris, glass and spirals)"),
     "poly_svm": ("LibSVM with the polynomial kernel (gamma <x, y> + coef0)^degree at "
                  "LIBSVM's defaults: degree 3, gamma = 1/d, coef0 = 0, C = 1, raw inputs",
                  "SVC(kernel='poly', degree=3, gamma=1/d, coef0=0, C=1, "
@@ -293,42 +293,67 @@ class WekaMLP:
         return self.classes_[np.argmax(z @ self.Wo_ + self.bo_, axis=1)]
 
 
-class ResamplingAdaBoostM1(ClassifierMixin, BaseEstimator):
-    """Weka's AdaBoostM1 when its base classifier takes no instance weights: each round
-    trains on a sample drawn by the weights instead (book: :ref:`sec-psvm-tables`).
+class AdaBoostM1(ClassifierMixin, BaseEstimator):
+    """Weka's AdaBoostM1 (book: :ref:`sec-psvm-tables`): by reweighting, or, as Weka does
+    for a base classifier that takes no instance weights, by resampling.
 
-    Round :math:`t` draws :math:`n` training points with replacement, point :math:`i`
-    with probability :math:`w_i` (the weights sum to 1), fits ``estimator`` on them, and
-    takes its weighted error :math:`\\epsilon_t = \\sum_{i\\,\\text{wrong}} w_i` on the
-    whole training set; a round with :math:`\\epsilon_t = 0` is redrawn up to 10 times.
-    Boosting stops at :math:`\\epsilon_t \\ge 1/2` or :math:`\\epsilon_t = 0` (the first
-    round is then kept alone); otherwise the round votes with
-    :math:`\\beta_t = \\ln((1 - \\epsilon_t)/\\epsilon_t)` and the weights of the points it
-    got wrong are multiplied by :math:`(1 - \\epsilon_t)/\\epsilon_t`, then normalised.
-    The prediction is the class with the largest sum of :math:`\\beta_t`.
+    The weights :math:`w_i` start equal and sum to 1. Round :math:`t` fits ``estimator``
+    with the weights (``resample=False``: ``sample_weight`` :math:`n w_i`) or on
+    :math:`n` points drawn with replacement, point :math:`i` with probability
+    :math:`w_i` (``resample=True``; a draw whose fit makes no error is redrawn, up to
+    10 times), and takes its weighted error :math:`\\epsilon_t = \\sum_{i\\,
+    \\text{wrong}} w_i` on the whole training set. Boosting stops at
+    :math:`\\epsilon_t \\ge 1/2` or :math:`\\epsilon_t = 0` (a first round is then kept
+    alone); otherwise the round votes with :math:`\\beta_t = \\ln((1 -
+    \\epsilon_t)/\\epsilon_t)`, and the weights of the points it got wrong are multiplied
+    by :math:`(1 - \\epsilon_t)/\\epsilon_t`, then rescaled to their old sum. The
+    prediction is the class with the largest sum of :math:`\\beta_t`. Unlike
+    scikit-learn's SAMME, no :math:`\\ln(K - 1)` is added to :math:`\\beta_t` and
+    boosting stops at :math:`\\epsilon_t \\ge 1/2` whatever the number of classes
+    :math:`K`.
 
     Parameters
     ----------
     estimator : estimator
-        The base classifier (cloned every round).
+        The base classifier (cloned every round; with ``resample=False`` its ``fit``
+        must take ``sample_weight``).
     n_estimators : int, default 10
         Rounds (Weka's ``-I``).
+    resample : bool, default False
+        Draw a sample by the weights instead of passing them (Weka's ``-Q``).
     random_state : int, default 1
         Seed of the draws (Weka's ``-S``; Weka's own random numbers differ).
     """
 
     _parameter_constraints = {"estimator": [HasMethods(["fit", "predict"])],
                               "n_estimators": [Interval(Integral, 1, None, closed="left")],
+                              "resample": ["boolean"],
                               "random_state": ["random_state"]}
 
-    def __init__(self, estimator, n_estimators=10, random_state=1):
+    def __init__(self, estimator, n_estimators=10, resample=False, random_state=1):
         self.estimator = estimator
         self.n_estimators = n_estimators
+        self.resample = resample
         self.random_state = random_state
+
+    def _round(self, X, y_idx, w, rng):
+        from sklearn.base import clone
+
+        n = len(y_idx)
+        for _ in range(10 if self.resample else 1):
+            if self.resample:
+                idx = rng.choice(n, size=n, replace=True, p=w / w.sum())
+                est = clone(self.estimator).fit(X[idx], y_idx[idx])
+            else:
+                est = clone(self.estimator).fit(X, y_idx, sample_weight=n * w / w.sum())
+            wrong = est.predict(X) != y_idx
+            eps = float(w[wrong].sum() / w.sum())
+            if eps != 0.0:
+                break
+        return est, wrong, eps
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y) -> Self:
-        from sklearn.base import clone
         from sklearn.utils import check_random_state
         from sklearn.utils.multiclass import check_classification_targets
 
@@ -336,17 +361,10 @@ class ResamplingAdaBoostM1(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, y_idx = np.unique(y, return_inverse=True)
         rng = check_random_state(self.random_state)
-        n = len(y)
-        w = np.full(n, 1.0 / n)
+        w = np.full(len(y), 1.0 / len(y))
         self.estimators_, self.betas_ = [], []
         for _ in range(self.n_estimators):
-            for _draw in range(10):
-                idx = rng.choice(n, size=n, replace=True, p=w / w.sum())
-                est = clone(self.estimator).fit(X[idx], y_idx[idx])
-                wrong = est.predict(X) != y_idx
-                eps = float(w[wrong].sum() / w.sum())
-                if eps != 0.0:
-                    break
+            est, wrong, eps = self._round(X, y_idx, w, rng)
             if eps >= 0.5 or eps == 0.0:
                 if not self.estimators_:
                     self.estimators_.append(est)
