@@ -10,9 +10,8 @@ boosting weights to LIBSVM as Weka does.
 """
 from __future__ import annotations
 
-from typing import Self
-
 from numbers import Integral
+from typing import Self
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
