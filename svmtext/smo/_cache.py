@@ -18,18 +18,53 @@ The cache lives in arrays that the compiled SMO loop (:mod:`svmtext.smo._loop`) 
 and updates directly: the columns in a numba typed list (one entry per index, empty
 when not cached), the recency order in a doubly linked list over the indices
 (``lru[0]`` the predecessors, ``lru[1]`` the successors, ``n`` the list's head), and
-the counters in ``info`` (bytes held, capacity, columns held, hits, misses).
+the counters in ``info`` (bytes held, capacity, columns held, hits, misses). The same
+``lru`` array holds, in its rows :data:`ADDRESS` and :data:`LENGTH`, where each cached
+column's values are and how many there are: the compiled loop reads a column through
+them (:func:`borrowed`) without taking a reference to its array, a reference count
+being an atomic operation that costs more than a small problem's whole iteration.
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 from numba.typed import List
 
 from .._numba import jit
 
-__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES"]
+__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "ADDRESS", "LENGTH",
+           "borrowed"]
 
 NBYTES, CAPACITY, COUNT, HITS, MISSES = range(5)
+# rows of ``lru`` after the predecessors (0) and successors (1)
+ADDRESS, LENGTH = 2, 3
+
+
+@intrinsic
+def _pointer(typingctx, address, dtype):
+    """The integer ``address`` as a pointer to values of type ``dtype``."""
+    if not isinstance(address, types.Integer):
+        return None
+    sig = types.CPointer(dtype.dtype)(address, dtype)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+    return sig, codegen
+
+
+@jit
+def borrowed(address, length, dtype):
+    """The ``length`` values of type ``dtype`` at ``address`` as an array that holds no
+    reference (valid while their owner, a cached column or a work buffer, lives)."""
+    return numba.carray(_pointer(address, dtype), length)
+
+
+@jit
+def _hold(lru, c, col):
+    lru[ADDRESS, c] = np.int64(col.ctypes.data)
+    lru[LENGTH, c] = len(col)
 
 
 @jit
@@ -84,7 +119,9 @@ def store_column(store, held, lru, info, c, col):
         info[COUNT] -= 1
         held[first] = False
         store[first] = col[:0]
+        lru[ADDRESS, first] = 0
     store[c] = col
+    _hold(lru, c, col)
     held[c] = True
     append(lru, c)
     info[NBYTES] += col.nbytes
@@ -104,6 +141,7 @@ def restrict_columns(store, held, lru, info, keep, n_keep, n):
             for t in range(n_keep):
                 cut[t] = col[keep[t]]
             store[c] = cut
+            _hold(lru, c, cut)
             col = cut
         total += col.nbytes
         c = lru[1, c]
@@ -124,6 +162,7 @@ def drop_partial(store, held, lru, info, n):
             info[COUNT] -= 1
             held[c] = False
             store[c] = col[:0]
+            lru[ADDRESS, c] = 0
         c = nxt
 
 
@@ -166,7 +205,8 @@ class ColumnCache:
         self.dtype = np.dtype(getattr(provider, "dtype", np.float64))
         self.store = _new_store(n, np.zeros(1, dtype=self.dtype))
         self.held = np.zeros(n, dtype=np.bool_)
-        self.lru = np.full((2, n + 1), n, dtype=np.int64)
+        self.lru = np.full((4, n + 1), n, dtype=np.int64)
+        self.lru[ADDRESS:] = 0
         self.info = np.zeros(5, dtype=np.int64)
         # a byte count is an integer: nbytes > capacity  <=>  nbytes > floor(capacity)
         self.info[CAPACITY] = int(min(self.capacity, 2.0 ** 62))

@@ -36,7 +36,12 @@ __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_grad
 
 _jit = njit(cache=True)
 # error_model="numpy" (the vectorised passes of dense_loop): see below
-_vec = njit(cache=True, fastmath={"nnan", "nsz"}, error_model="numpy")
+_vec = njit(cache=True, fastmath={"nnan", "nsz"}, error_model="numpy", _nrt=False)
+# The functions every SMO iteration calls take no references (``_nrt=False``): numba
+# counts a reference to each array argument of a compiled function, an atomic
+# operation each, and in a small problem's iteration these counts cost more than the
+# arithmetic. They allocate nothing and return no array.
+_hot = njit(cache=True, _nrt=False)
 _in_up = _jit(kkt.in_up)
 _in_low = _jit(kkt.in_low)
 LOWER, FREE, UPPER = kkt.LOWER, kkt.FREE, kkt.UPPER
@@ -56,7 +61,7 @@ def max_up(g, y, status, movable, m):
     return i, g_max
 
 
-@_jit
+@_hot
 def curvature(d_i, d_j, K_ij, tau):
     r""":math:`a_{ij} = K_{ii} + K_{jj} - 2K_{ij}`, replaced by the floor ``tau`` when :math:`\le 0`."""
     a = d_i + d_j - 2.0 * K_ij
@@ -96,7 +101,7 @@ def wss2_scan(i, g_max, g, y, status, movable, d, K_i, tau, m):
     return j, g_min
 
 
-@_jit
+@_hot
 def _status_of(alpha, k, C):
     """The status of ``alpha[k]`` after an interior step; a step that lands on a bound
     by rounding is put exactly on it (LIBSVM's ``update_alpha_status``), else the
@@ -110,7 +115,7 @@ def _status_of(alpha, k, C):
     return FREE
 
 
-@_jit
+@_hot
 def two_variable_step(i, j, g, y, alpha, status, a, C_i, C_j):
     r"""Move :math:`\alpha_i \mathrel{+}= y_i\eta`, :math:`\alpha_j \mathrel{-}= y_j\eta`.
 
@@ -219,7 +224,7 @@ def _max(a, m):
     return max(max(a0, a1), max(a2, a3))
 
 
-@_jit
+@_hot
 def _first(a, value, m):
     """The first ``k < m`` with ``a[k] == value`` (-1 if none)."""
     for k in range(m):
@@ -250,7 +255,7 @@ def _update(g, up, eta, K_i, K_j, g_up, m):
         g_up[k] = x + up[k]
 
 
-@_jit
+@_hot
 def _set_offsets(y, status, movable, up, low, k):
     up[k] = 0.0 if movable[k] and _in_up(y[k], status[k]) else -np.inf
     low[k] = 0.0 if movable[k] and _in_low(y[k], status[k]) else np.inf

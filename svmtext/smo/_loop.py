@@ -26,6 +26,16 @@ Python serves the request and calls the loop again; the loop resumes where it st
 twice: the full arrays (global indices) and the active buffers (positions
 ``0 .. na-1``, in increasing global index, as the Python loop's compacted arrays);
 the buffers are written back into the full arrays before every return that needs them.
+
+What every iteration runs (the column reads :func:`_cached`, the step :func:`_step`,
+the selection passes of :mod:`~svmtext.smo._core`) is compiled without reference
+counting (numba's ``_nrt=False``): numba counts a reference to each array a compiled
+function is passed or creates, an atomic operation each, and on a small problem these
+counts took more time than the arithmetic (51 of them an iteration, about 70 % of the
+loop's time, on a 130-point linear problem). The loop reads a cached column through a
+borrowed array (:func:`svmtext.smo._cache.borrowed`), which holds no reference; the
+cache never evicts the most recent column, so the columns of the current pair stay
+valid while they are read.
 """
 from __future__ import annotations
 
@@ -33,10 +43,11 @@ import types
 
 import numpy as np
 
-from .._numba import jit
+from .._numba import jit, njit
 from ..kkt import UPPER
 from . import _core
-from ._cache import HITS, MISSES, append, restrict_columns, store_column, unlink
+from ._cache import (ADDRESS, HITS, LENGTH, MISSES, _pointer, append, borrowed,
+                     restrict_columns, store_column, unlink)
 
 __all__ = ["run", "run_threads", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
            "SHRUNK", "new_state"]
@@ -120,29 +131,39 @@ def _compute(c, st, fs, KG, src, active, na, dtype_of):
     return col
 
 
-@jit
-def _cached(c, st, store, held, lru, info, active, na, n, buf):
-    """Column ``c`` on the active rows from the cache, or an empty array on a miss.
+# Column reads, every iteration, without reference counts (``_nrt=False``): they
+# return where the values are, and the loop reads them through a borrowed array.
+
+@njit(cache=True, _nrt=False)
+def _column_at(c, lru, active, na, n, buf):
+    """The address of cached column ``c`` on the active rows (a full column read at the
+    active rows is gathered into ``buf``)."""
+    address = lru[ADDRESS, c]
+    if na < n and lru[LENGTH, c] == n:
+        col = _pointer(address, buf.dtype)
+        for t in range(na):
+            buf[t] = col[active[t]]
+        return np.int64(buf.ctypes.data)
+    return address
+
+
+@njit(cache=True, _nrt=False)
+def _cached(c, st, held, lru, info, active, na, n, buf):
+    """The address of column ``c`` on the active rows from the cache, 0 on a miss.
 
     A hit counts and makes ``c`` the most recent; the one read that follows a request
     (:func:`_miss`) finds the column just stored and does not count again. (The
-    miss is a function apart: a call costs the reference counts of the arrays it is
-    passed, and the hit, every iteration, needs few.)
+    miss, which may allocate, is a function apart.)
     """
     if not held[c]:
-        return buf[:0]
+        return 0
     if st[SKIP] == c:
         st[SKIP] = -1
     else:
         unlink(lru, c)
         append(lru, c)
         info[HITS] += 1
-    col = store[c]
-    if na < n and len(col) == n:          # a full column, read at the active rows
-        for t in range(na):
-            buf[t] = col[active[t]]
-        return buf[:na]
-    return col
+    return _column_at(c, lru, active, na, n, buf)
 
 
 @jit
@@ -159,6 +180,25 @@ def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
     st[REQ] = c
     st[SKIP] = c
     return buf[:0]
+
+
+@njit(cache=True, _nrt=False)
+def _step(st, i, j, g, y, alpha, status, Cv, d, Kp, Kq, movable, up, low, g_up, tau, na):
+    """The two-variable step on the pair ``(i, j)`` with columns ``Kp, Kq``, the gradient
+    update and the offsets; ``st[GBAR_WAS_I]``, ``st[GBAR_WAS_J]``: whether a multiplier
+    reached or left its upper bound. Returns the step length (0: no move). (A function
+    apart, without reference counts: every iteration runs it.)"""
+    a = _core.curvature(d[i], d[j], Kp[j], tau)
+    was_i, was_j = status[i] == UPPER, status[j] == UPPER
+    eta = _core.two_variable_step(i, j, g, y, alpha, status, a, Cv[i], Cv[j])
+    if eta > 0:
+        st[N_ITER] += 1
+        _core._set_offsets(y, status, movable, up, low, i)
+        _core._set_offsets(y, status, movable, up, low, j)
+        _core._update(g, up, eta, Kp, Kq, g_up, na)
+        st[GBAR_WAS_I] = 1 if was_i != (status[i] == UPPER) else 0
+        st[GBAR_WAS_J] = 1 if was_j != (status[j] == UPPER) else 0
+    return eta
 
 
 @jit
@@ -225,7 +265,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
     n = len(g_f)
     tol, tau = fs[TOL], fs[TAU]
     _offsets(g, y, status, movable, up, low, g_up, st[NA])
-    Ki = buf_i[:0]
+    dtype = buf_i.dtype
+    Ki = borrowed(np.int64(buf_i.ctypes.data), 0, dtype)
     while True:
         na = st[NA]
         phase = st[PHASE]
@@ -282,7 +323,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             j = -1
             gap = -np.inf
             if i >= 0:
-                Ki = _cached(active[i], st, store, held, lru, info, active, na, n, buf_i)
+                at = _cached(active[i], st, held, lru, info, active, na, n, buf_i)
+                Ki = borrowed(at, na if at else 0, dtype)
                 if len(Ki) < na:
                     Ki = _miss(active[i], st, fs, store, held, lru, info, KG, src, active, na,
                                buf_i)
@@ -316,28 +358,21 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             st[PHASE] = phase = P_STEP_J
         if phase == P_STEP_J:
             i, j = st[I], st[J]
-            Kq = _cached(active[j], st, store, held, lru, info, active, na, n, buf_j)
+            at = _cached(active[j], st, held, lru, info, active, na, n, buf_j)
+            Kq = borrowed(at, na if at else 0, dtype)
             if len(Kq) < na:
                 Kq = _miss(active[j], st, fs, store, held, lru, info, KG, src, active, na, buf_j)
                 if len(Kq) < na:
                     return NEED_COLUMN
             Kp = Ki                          # column i, as the selection read it
             if len(Kp) < na:                 # (read again when the loop resumes here)
-                Kp = store[active[i]]
-                if na < n and len(Kp) == n:
-                    Kp = buf_i[:na]
-            a = _core.curvature(d[i], d[j], Kp[j], tau)
-            was_i, was_j = status[i] == UPPER, status[j] == UPPER
-            eta = _core.two_variable_step(i, j, g, y, alpha, status, a, Cv[i], Cv[j])
+                Kp = borrowed(_column_at(active[i], lru, active, na, n, buf_i), na, dtype)
+            eta = _step(st, i, j, g, y, alpha, status, Cv, d, Kp, Kq, movable, up, low, g_up,
+                        tau, na)
             st[PHASE] = phase = P_TOP
             if eta > 0:
-                st[N_ITER] += 1
-                _core._set_offsets(y, status, movable, up, low, i)
-                _core._set_offsets(y, status, movable, up, low, j)
-                _core._update(g, up, eta, Kp, Kq, g_up, na)
-                st[GBAR_WAS_I] = 1 if was_i != (status[i] == UPPER) else 0
-                st[GBAR_WAS_J] = 1 if was_j != (status[j] == UPPER) else 0
                 if st[GBAR_WAS_I]:
+                    was_i = status[i] != UPPER        # it changed
                     coef = (-1.0 if was_i else 1.0) * Cv[i] * y[i]
                     _gbar_update(gbar, active, na, coef, Kp)
                     if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, active[i], coef):
@@ -350,9 +385,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             if st[GBAR_WAS_J]:
                 st[GBAR_WAS_J] = 0
                 i = st[I]
-                Kq = store[active[j]]        # column j, as the step read it
-                if na < n and len(Kq) == n:
-                    Kq = buf_j[:na]
+                Kq = borrowed(_column_at(active[j], lru, active, na, n, buf_j), na, dtype)
                 was_j = status[j] != UPPER        # it changed
                 coef = (-1.0 if was_j else 1.0) * Cv[j] * y[j]
                 _gbar_update(gbar, active, na, coef, Kq)
