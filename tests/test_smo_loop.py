@@ -73,3 +73,26 @@ def test_agrees_with_cvxopt_on_400_random_problems(block):
         assert res.dual_objective - qp.objective <= 1e-7 * scale
         worst = max(worst, abs(qp.objective - res.dual_objective) / scale)
     assert worst < 1e-6
+
+
+def test_linear_columns_made_in_the_loop_are_numpys():
+    """A linear kernel on dense float64 data: the loop makes its columns itself (kind 4,
+    NumPy's BLAS product called from compiled code), with NumPy's bits -- the same
+    solution as with every column served by Python; float32 columns stay Python's."""
+    X, y, kernel, params, C = random_problem(12, scaled=False)
+    assert KernelColumns(X, "linear").compiled_source()[0] == 4
+    assert KernelColumns(X, "linear", dtype=np.float32).compiled_source()[0] == 0
+
+    class PythonColumns(KernelColumns):
+        def compiled_source(self):
+            kind, code, src = super().compiled_source()
+            return (0, -1, src) if kind == 4 else (kind, code, src)
+
+    for cache in (0.002, 200.0):
+        kw = dict(tol=1e-3, cache_size=cache, max_iter=50_000)
+        loop = smo_solve(KernelColumns(X, "linear"), y, 100.0, **kw)
+        python = smo_solve(PythonColumns(X, "linear"), y, 100.0, **kw)
+        np.testing.assert_array_equal(loop.alpha, python.alpha)
+        assert (loop.b, loop.n_iter, loop.n_kernel_evals) == \
+            (python.b, python.n_iter, python.n_kernel_evals)
+        assert loop.n_shrink > 0

@@ -120,6 +120,11 @@ def _compute(c, st, fs, KG, src, active, na, dtype_of):
             col[t] = KG[active[t], c]
         return col
     X, sq, Xa, sqa, indptr, indices, data = src
+    if kind == 4:                         # dense data, linear: NumPy's product, same bits
+        prod = np.dot(Xa, X[c:c + 1].T)
+        for t in range(na):
+            col[t] = prod[t, 0]
+        return col
     if kind == 2:                         # dense data
         _core.kernel_column(Xa, sqa, X[c], np.float64(sq[c]), st[KERNEL], fs[GAMMA],
                             fs[COEF0], st[DEGREE], col)
@@ -172,7 +177,7 @@ def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
     kernel on the data, kinds 2 and 3) and stored, or requested from Python
     (``st[REQ] = c``; an empty array is returned)."""
     info[MISSES] += 1
-    if st[KIND] != 0:
+    if st[KIND] != 0 and (st[KIND] != 4 or na > 1):   # (one row: NumPy's own path)
         col = _compute(c, st, fs, KG, src, active, na, buf)
         st[EVALS] += na
         store_column(store, held, lru, info, c, col)
