@@ -9,6 +9,10 @@ reads its configuration -- or, if numba was imported earlier, makes it read the
 configuration again. A ``NUMBA_CACHE_DIR`` set by the user is kept.
 
 Import :data:`njit` (and :data:`prange`) from this module, never from numba directly.
+It also gives compiled code access to values without reference counting
+(:func:`pointer`, :func:`borrowed`): numba counts a reference to every array a compiled
+function receives or makes, an atomic operation each, which on the SMO solver's small
+problems cost more than an iteration's arithmetic (:mod:`svmtext.smo._loop`).
 """
 from __future__ import annotations
 
@@ -16,7 +20,8 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["CACHE_DIR", "njit", "prange", "jit", "prefer_threading_layers"]
+__all__ = ["CACHE_DIR", "njit", "prange", "jit", "pointer", "borrowed",
+           "prefer_threading_layers"]
 
 CACHE_DIR = os.environ.get("NUMBA_CACHE_DIR") or str(
     Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "svmtext" / "numba")
@@ -27,10 +32,31 @@ if os.environ.get("NUMBA_CACHE_DIR") != CACHE_DIR:
         from numba.core import config as _config
         _config.reload_config()
 
-from numba import njit, prange  # noqa: E402
+import numba  # noqa: E402
+from numba import njit, prange, types  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
 
 jit = njit(cache=True)
 """The package's default decorator: compiled, cached in :data:`CACHE_DIR`."""
+
+
+@intrinsic
+def pointer(typingctx, address, dtype):
+    """The integer ``address`` as a pointer to values of type ``dtype``."""
+    if not isinstance(address, types.Integer):
+        return None
+    sig = types.CPointer(dtype.dtype)(address, dtype)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+    return sig, codegen
+
+
+@jit
+def borrowed(address, length, dtype):
+    """The ``length`` values of type ``dtype`` at ``address`` as an array that holds no
+    reference (valid while their owner, a cached column or a work buffer, lives)."""
+    return numba.carray(pointer(address, dtype), length)
 
 
 def prefer_threading_layers() -> None:

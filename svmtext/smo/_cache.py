@@ -21,44 +21,21 @@ when not cached), the recency order in a doubly linked list over the indices
 the counters in ``info`` (bytes held, capacity, columns held, hits, misses). The same
 ``lru`` array holds, in its rows :data:`ADDRESS` and :data:`LENGTH`, where each cached
 column's values are and how many there are: the compiled loop reads a column through
-them (:func:`borrowed`) without taking a reference to its array, a reference count
+them (:func:`svmtext._numba.borrowed`) without taking a reference to its array, a reference count
 being an atomic operation that costs more than a small problem's whole iteration.
 """
 from __future__ import annotations
 
-import numba
 import numpy as np
-from numba import types
-from numba.extending import intrinsic
 from numba.typed import List
 
 from .._numba import jit
 
-__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "ADDRESS", "LENGTH",
-           "borrowed"]
+__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "ADDRESS", "LENGTH"]
 
 NBYTES, CAPACITY, COUNT, HITS, MISSES = range(5)
 # rows of ``lru`` after the predecessors (0) and successors (1)
 ADDRESS, LENGTH = 2, 3
-
-
-@intrinsic
-def _pointer(typingctx, address, dtype):
-    """The integer ``address`` as a pointer to values of type ``dtype``."""
-    if not isinstance(address, types.Integer):
-        return None
-    sig = types.CPointer(dtype.dtype)(address, dtype)
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
-    return sig, codegen
-
-
-@jit
-def borrowed(address, length, dtype):
-    """The ``length`` values of type ``dtype`` at ``address`` as an array that holds no
-    reference (valid while their owner, a cached column or a work buffer, lives)."""
-    return numba.carray(_pointer(address, dtype), length)
 
 
 @jit

@@ -33,7 +33,7 @@ counting (numba's ``_nrt=False``): numba counts a reference to each array a comp
 function is passed or creates, an atomic operation each, and on a small problem these
 counts took more time than the arithmetic (51 of them an iteration, about 70 % of the
 loop's time, on a 130-point linear problem). The loop reads a cached column through a
-borrowed array (:func:`svmtext.smo._cache.borrowed`), which holds no reference; the
+borrowed array (:func:`svmtext._numba.borrowed`), which holds no reference; the
 cache never evicts the most recent column, so the columns of the current pair stay
 valid while they are read.
 """
@@ -43,11 +43,11 @@ import types
 
 import numpy as np
 
-from .._numba import jit, njit
+from .._numba import borrowed, jit, njit, pointer
 from ..kkt import UPPER
 from . import _core
-from ._cache import (ADDRESS, HITS, LENGTH, MISSES, _pointer, append, borrowed,
-                     restrict_columns, store_column, unlink)
+from ._cache import (ADDRESS, HITS, LENGTH, MISSES, append, restrict_columns, store_column,
+                     unlink)
 
 __all__ = ["run", "run_threads", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
            "SHRUNK", "new_state"]
@@ -145,7 +145,7 @@ def _column_at(c, lru, active, na, n, buf):
     active rows is gathered into ``buf``)."""
     address = lru[ADDRESS, c]
     if na < n and lru[LENGTH, c] == n:
-        col = _pointer(address, buf.dtype)
+        col = pointer(address, buf.dtype)
         for t in range(na):
             buf[t] = col[active[t]]
         return np.int64(buf.ctypes.data)
