@@ -75,24 +75,29 @@ def test_agrees_with_cvxopt_on_400_random_problems(block):
     assert worst < 1e-6
 
 
-def test_linear_columns_made_in_the_loop_are_numpys():
-    """A linear kernel on dense float64 data: the loop makes its columns itself (kind 4,
-    NumPy's BLAS product called from compiled code), with NumPy's bits -- the same
-    solution as with every column served by Python; float32 columns stay Python's."""
-    X, y, kernel, params, C = random_problem(12, scaled=False)
-    assert KernelColumns(X, "linear").compiled_source()[0] == 4
-    assert KernelColumns(X, "linear", dtype=np.float32).compiled_source()[0] == 0
+@pytest.mark.parametrize("kernel, kind", [("linear", 4), ("rbf", 5)])
+def test_columns_made_in_the_loop_are_numpys(kernel, kind):
+    """Dense float64 data: the loop makes the linear kernel's columns itself (kind 4,
+    NumPy's BLAS product called from compiled code) and the RBF kernel's up to the
+    exponential (kind 5, NumPy's operations; NumPy applies its own exp), with NumPy's
+    bits -- the same solution as with every column served by Python; float32 columns
+    stay Python's."""
+    X, y, _, _, _ = random_problem(12, scaled=False)
+    params = {"gamma": 0.5} if kernel == "rbf" else {}
+    assert KernelColumns(X, kernel, **params).compiled_source()[0] == kind
+    assert KernelColumns(X, kernel, dtype=np.float32, **params).compiled_source()[0] == 0
 
     class PythonColumns(KernelColumns):
         def compiled_source(self):
             kind, code, src = super().compiled_source()
-            return (0, -1, src) if kind == 4 else (kind, code, src)
+            return (0, -1, src) if kind in (4, 5) else (kind, code, src)
 
     for cache in (0.002, 200.0):
         kw = dict(tol=1e-3, cache_size=cache, max_iter=50_000)
-        loop = smo_solve(KernelColumns(X, "linear"), y, 100.0, **kw)
-        python = smo_solve(PythonColumns(X, "linear"), y, 100.0, **kw)
+        loop = smo_solve(KernelColumns(X, kernel, **params), y, 100.0, **kw)
+        python = smo_solve(PythonColumns(X, kernel, **params), y, 100.0, **kw)
         np.testing.assert_array_equal(loop.alpha, python.alpha)
-        assert (loop.b, loop.n_iter, loop.n_kernel_evals) == \
-            (python.b, python.n_iter, python.n_kernel_evals)
+        assert (loop.b, loop.n_iter, loop.n_kernel_evals, loop.cache_hits,
+                loop.cache_misses) == (python.b, python.n_iter, python.n_kernel_evals,
+                                       python.cache_hits, python.cache_misses)
         assert loop.n_shrink > 0

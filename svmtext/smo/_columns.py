@@ -258,9 +258,10 @@ class KernelColumns:
         ``(kind, kernel code, (X, sq, X_active, sq_active, indptr, indices, data))``,
         kind 2 for dense data with compiled columns, 3 for the sparse columns (linear and
         RBF), 4 for the linear kernel on dense float64 data (NumPy's product :math:`A x^T`, the
-        same BLAS call with the same bits, made from compiled code), 0 when the loop must
-        ask Python (a callable kernel; the sparse polynomial kernel; NumPy's RBF and
-        polynomial columns, whose ``exp`` and power are NumPy's own). With more
+        same BLAS call with the same bits, made from compiled code), 5 for the RBF kernel
+        on dense float64 data (NumPy's column up to its ``exp``, which NumPy applies),
+        0 when the loop must ask Python (a callable kernel; the sparse polynomial kernel;
+        NumPy's polynomial columns, whose power is NumPy's own; float32 columns). With more
         than one thread the loop's twin :func:`svmtext.smo._loop.run_threads` calls the
         threaded kernels."""
         none = np.empty((0, 0), dtype=self.dtype)
@@ -278,6 +279,9 @@ class KernelColumns:
             # NumPy's column A x^T as one BLAS call from compiled code: the same bits
             # (in single precision NumPy's product takes another BLAS routine)
             return 4, 0, (self.X, self.sq, self._Xa, self._sqa, no_idx, no_idx, self.sq[:0])
+        if not self.sparse_columns and self.kernel == "rbf" and self.dtype == np.float64:
+            # NumPy's RBF column but its exp, which Python applies (the same bits)
+            return 5, 1, (self.X, self.sq, self._Xa, self._sqa, no_idx, no_idx, self.sq[:0])
         return 0, -1, (none, self.sq, none, self._sqa, no_idx, no_idx, self.sq[:0])
 
     def active_columns(self, cols) -> np.ndarray:

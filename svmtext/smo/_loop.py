@@ -13,7 +13,12 @@ step history use, pair for pair and bit for bit (``tests/test_smo_loop.py``).
 The function returns to Python only for what it cannot do itself:
 
 * a kernel column that is not cached, on the active rows (:data:`NEED_COLUMN`) -- a
-  precomputed Gram matrix (``kind = 1``) is read by the loop itself;
+  precomputed Gram matrix (``kind = 1``) is read by the loop itself, and the named
+  kernels on the data are computed by it (kinds 2 to 4);
+* the RBF kernel's ``exp`` on NumPy's RBF columns (:data:`NEED_EXP`, kind 5): the loop
+  makes the column up to the exponential with NumPy's operations, and NumPy applies its
+  own ``exp`` in place, so that the column has NumPy's bits (NumPy's ``exp`` is not the
+  compiled code's, in the last bit);
 * a column on the set-aside rows, for :math:`\bar G` when a multiplier reaches or
   leaves its bound while shrunk (:data:`NEED_INACTIVE`);
 * the gradient reconstruction when the full problem is restored
@@ -50,16 +55,16 @@ from ._cache import (ADDRESS, HITS, LENGTH, MISSES, append, restrict_columns, st
                      unlink)
 
 __all__ = ["run", "run_threads", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
-           "SHRUNK", "new_state"]
+           "SHRUNK", "NEED_EXP", "new_state"]
 
 # return codes
-DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK = range(6)
+DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_EXP = range(7)
 
 # the integer state st[...]
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
  INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
- KERNEL, DEGREE) = range(22)
-N_ST = 22
+ KERNEL, DEGREE, EXP) = range(23)
+N_ST = 23
 # the float state fs[...]
 TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0 = range(6)
 N_FS = 6
@@ -120,6 +125,13 @@ def _compute(c, st, fs, KG, src, active, na, dtype_of):
             col[t] = KG[active[t], c]
         return col
     X, sq, Xa, sqa, indptr, indices, data = src
+    if kind == 5:                         # dense float64, RBF: NumPy's column before its exp
+        D = np.dot(Xa, X[c])              # (rbf_kernel's order of operations)
+        sq_c, minus_gamma = sq[c], -fs[GAMMA]
+        for t in range(na):
+            v = D[t] * -2.0 + (sqa[t] + sq_c)
+            col[t] = minus_gamma * (v if v >= 0.0 else 0.0)     # as np.maximum(v, 0)
+        return col
     if kind == 4:                         # dense data, linear: NumPy's product, same bits
         prod = np.dot(Xa, X[c:c + 1].T)
         for t in range(na):
@@ -174,17 +186,30 @@ def _cached(c, st, held, lru, info, active, na, n, buf):
 @jit
 def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
     """Column ``c``, not cached: computed here (a Gram matrix, ``kind = 1``; a named
-    kernel on the data, kinds 2 and 3) and stored, or requested from Python
-    (``st[REQ] = c``; an empty array is returned)."""
+    kernel on the data, kinds 2 to 4) and stored, or requested from Python
+    (``st[REQ] = c``; an empty array is returned; ``st[EXP]``: the column is stored
+    but for NumPy's ``exp``, kind 5)."""
     info[MISSES] += 1
-    if st[KIND] != 0 and (st[KIND] != 4 or na > 1):   # (one row: NumPy's own path)
+    kind = st[KIND]
+    if kind != 0 and (kind < 4 or na > 1):    # (one row: NumPy's own path for 4 and 5)
         col = _compute(c, st, fs, KG, src, active, na, buf)
         st[EVALS] += na
         store_column(store, held, lru, info, c, col)
-        return col
+        if kind != 5:
+            return col
+        st[EXP] = 1
     st[REQ] = c
     st[SKIP] = c
     return buf[:0]
+
+
+@njit(cache=True, _nrt=False)
+def _request(st):
+    """The code of a column request (:func:`_miss`): the whole column, or NumPy's ``exp``."""
+    if st[EXP]:
+        st[EXP] = 0
+        return NEED_EXP
+    return NEED_COLUMN
 
 
 @njit(cache=True, _nrt=False)
@@ -334,7 +359,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                     Ki = _miss(active[i], st, fs, store, held, lru, info, KG, src, active, na,
                                buf_i)
                     if len(Ki) < na:
-                        return NEED_COLUMN
+                        return _request(st)
                 _core._scores(g, low, d, Ki, d[i], g_max, tau, g_low, score, na)
                 g_min, best = _core._min_pair(g_low, score, na)
                 if best < 0:
@@ -368,7 +393,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             if len(Kq) < na:
                 Kq = _miss(active[j], st, fs, store, held, lru, info, KG, src, active, na, buf_j)
                 if len(Kq) < na:
-                    return NEED_COLUMN
+                    return _request(st)
             Kp = Ki                          # column i, as the selection read it
             if len(Kp) < na:                 # (read again when the loop resumes here)
                 Kp = borrowed(_column_at(active[i], lru, active, na, n, buf_i), na, dtype)

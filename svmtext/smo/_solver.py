@@ -40,7 +40,7 @@ from threadpoolctl import ThreadpoolController
 
 from .._validation import check_C, check_labels, check_tol, check_warm_start
 from ..kkt import FREE, UPPER, alpha_status, bias_from_gradient, free_and_bounded, in_low, in_up
-from ._cache import ColumnCache, store_column
+from ._cache import ColumnCache, get_stored, store_column
 from ._columns import as_column_provider
 from ._wss import WSS2, PlattHeuristics, extreme_violators, make_rule
 
@@ -322,7 +322,10 @@ class _SMO:
         loop = L.run_threads if getattr(provider, "n_threads", 1) > 1 else L.run
         while True:
             code = loop(*args)
-            if code == L.NEED_COLUMN:         # the miss is counted by the loop
+            if code == L.NEED_EXP:            # the loop's column, finished by NumPy's exp
+                col = get_stored(cache.store, int(st[L.REQ]))
+                np.exp(col, out=col)
+            elif code == L.NEED_COLUMN:       # the miss is counted by the loop
                 c = int(st[L.REQ])
                 col = numpy_column(c)
                 col = cache._compute(c) if col is None else \
