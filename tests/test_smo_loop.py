@@ -75,22 +75,23 @@ def test_agrees_with_cvxopt_on_400_random_problems(block):
     assert worst < 1e-6
 
 
-@pytest.mark.parametrize("kernel, kind", [("linear", 4), ("rbf", 5)])
+@pytest.mark.parametrize("kernel, kind", [("linear", 4), ("rbf", 5), ("poly", 6)])
 def test_columns_made_in_the_loop_are_numpys(kernel, kind):
     """Dense float64 data: the loop makes the linear kernel's columns itself (kind 4,
-    NumPy's BLAS product called from compiled code) and the RBF kernel's up to the
-    exponential (kind 5, NumPy's operations; NumPy applies its own exp), with NumPy's
-    bits -- the same solution as with every column served by Python; float32 columns
-    stay Python's."""
+    NumPy's BLAS product called from compiled code) and the RBF and polynomial
+    kernels' up to the exponential or the power (kinds 5 and 6, NumPy's operations;
+    NumPy applies its own exp or power), with NumPy's bits -- the same solution as with
+    every column served by Python; float32 columns stay Python's."""
     X, y, _, _, _ = random_problem(12, scaled=False)
-    params = {"gamma": 0.5} if kernel == "rbf" else {}
+    params = {"rbf": {"gamma": 0.5}, "poly": {"gamma": 0.3, "coef0": 1.0, "degree": 3},
+              "linear": {}}[kernel]
     assert KernelColumns(X, kernel, **params).compiled_source()[0] == kind
     assert KernelColumns(X, kernel, dtype=np.float32, **params).compiled_source()[0] == 0
 
     class PythonColumns(KernelColumns):
         def compiled_source(self):
             kind, code, src = super().compiled_source()
-            return (0, -1, src) if kind in (4, 5) else (kind, code, src)
+            return (0, -1, src) if kind >= 4 else (kind, code, src)
 
     for cache in (0.002, 200.0):
         kw = dict(tol=1e-3, cache_size=cache, max_iter=50_000)

@@ -253,15 +253,24 @@ class KernelColumns:
         self.n_kernel_evals += len(out)
         return out
 
+    def finish_column(self, col) -> None:
+        """In place, the last operation of :meth:`numpy_column` on a column the compiled
+        loop made up to it (kinds 5 and 6 of :meth:`compiled_source`): NumPy's ``exp``
+        (RBF) or power (polynomial)."""
+        if self.kernel == "rbf":
+            np.exp(col, out=col)
+        else:
+            col **= self.degree
+
     def compiled_source(self) -> tuple:
         """What the compiled SMO loop needs to compute columns itself:
         ``(kind, kernel code, (X, sq, X_active, sq_active, indptr, indices, data))``,
         kind 2 for dense data with compiled columns, 3 for the sparse columns (linear and
         RBF), 4 for the linear kernel on dense float64 data (NumPy's product :math:`A x^T`, the
-        same BLAS call with the same bits, made from compiled code), 5 for the RBF kernel
-        on dense float64 data (NumPy's column up to its ``exp``, which NumPy applies),
-        0 when the loop must ask Python (a callable kernel; the sparse polynomial kernel;
-        NumPy's polynomial columns, whose power is NumPy's own; float32 columns). With more
+        same BLAS call with the same bits, made from compiled code), 5 and 6 for the RBF
+        and polynomial kernels on dense float64 data (NumPy's column up to its ``exp`` or
+        power, which :meth:`finish_column` applies), 0 when the loop must ask Python (a
+        callable kernel; the sparse polynomial kernel; float32 columns). With more
         than one thread the loop's twin :func:`svmtext.smo._loop.run_threads` calls the
         threaded kernels."""
         none = np.empty((0, 0), dtype=self.dtype)
@@ -279,9 +288,11 @@ class KernelColumns:
             # NumPy's column A x^T as one BLAS call from compiled code: the same bits
             # (in single precision NumPy's product takes another BLAS routine)
             return 4, 0, (self.X, self.sq, self._Xa, self._sqa, no_idx, no_idx, self.sq[:0])
-        if not self.sparse_columns and self.kernel == "rbf" and self.dtype == np.float64:
-            # NumPy's RBF column but its exp, which Python applies (the same bits)
-            return 5, 1, (self.X, self.sq, self._Xa, self._sqa, no_idx, no_idx, self.sq[:0])
+        if not self.sparse_columns and self.kernel in ("rbf", "poly") \
+                and self.dtype == np.float64:
+            # NumPy's column but its exp or power, which finish_column applies
+            return 5 if self.kernel == "rbf" else 6, -1, (
+                self.X, self.sq, self._Xa, self._sqa, no_idx, no_idx, self.sq[:0])
         return 0, -1, (none, self.sq, none, self._sqa, no_idx, no_idx, self.sq[:0])
 
     def active_columns(self, cols) -> np.ndarray:

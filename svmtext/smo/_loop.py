@@ -15,10 +15,11 @@ The function returns to Python only for what it cannot do itself:
 * a kernel column that is not cached, on the active rows (:data:`NEED_COLUMN`) -- a
   precomputed Gram matrix (``kind = 1``) is read by the loop itself, and the named
   kernels on the data are computed by it (kinds 2 to 4);
-* the RBF kernel's ``exp`` on NumPy's RBF columns (:data:`NEED_EXP`, kind 5): the loop
-  makes the column up to the exponential with NumPy's operations, and NumPy applies its
-  own ``exp`` in place, so that the column has NumPy's bits (NumPy's ``exp`` is not the
-  compiled code's, in the last bit);
+* the last operation of NumPy's RBF and polynomial columns (:data:`NEED_FINISH`,
+  kinds 5 and 6): the loop makes the column with NumPy's operations up to the
+  exponential or the power, and NumPy applies its own ``exp`` or power in place, so
+  that the column has NumPy's bits (NumPy's ``exp`` and power are not the compiled
+  code's, in the last bit);
 * a column on the set-aside rows, for :math:`\bar G` when a multiplier reaches or
   leaves its bound while shrunk (:data:`NEED_INACTIVE`);
 * the gradient reconstruction when the full problem is restored
@@ -55,15 +56,15 @@ from ._cache import (ADDRESS, HITS, LENGTH, MISSES, append, restrict_columns, st
                      unlink)
 
 __all__ = ["run", "run_threads", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
-           "SHRUNK", "NEED_EXP", "new_state"]
+           "SHRUNK", "NEED_FINISH", "new_state"]
 
 # return codes
-DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_EXP = range(7)
+DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_FINISH = range(7)
 
 # the integer state st[...]
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
  INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
- KERNEL, DEGREE, EXP) = range(23)
+ KERNEL, DEGREE, FINISH) = range(23)
 N_ST = 23
 # the float state fs[...]
 TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0 = range(6)
@@ -132,6 +133,11 @@ def _compute(c, st, fs, KG, src, active, na, dtype_of):
             v = D[t] * -2.0 + (sqa[t] + sq_c)
             col[t] = minus_gamma * (v if v >= 0.0 else 0.0)     # as np.maximum(v, 0)
         return col
+    if kind == 6:                         # dense float64, polynomial: before NumPy's power
+        prod = np.dot(Xa, X[c:c + 1].T)   # (as in KernelColumns.numpy_column)
+        for t in range(na):
+            col[t] = fs[GAMMA] * prod[t, 0] + fs[COEF0]
+        return col
     if kind == 4:                         # dense data, linear: NumPy's product, same bits
         prod = np.dot(Xa, X[c:c + 1].T)
         for t in range(na):
@@ -187,17 +193,17 @@ def _cached(c, st, held, lru, info, active, na, n, buf):
 def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
     """Column ``c``, not cached: computed here (a Gram matrix, ``kind = 1``; a named
     kernel on the data, kinds 2 to 4) and stored, or requested from Python
-    (``st[REQ] = c``; an empty array is returned; ``st[EXP]``: the column is stored
-    but for NumPy's ``exp``, kind 5)."""
+    (``st[REQ] = c``; an empty array is returned; ``st[FINISH]``: the column is stored
+    but for NumPy's last operation, kinds 5 and 6)."""
     info[MISSES] += 1
     kind = st[KIND]
-    if kind != 0 and (kind < 4 or na > 1):    # (one row: NumPy's own path for 4 and 5)
+    if kind != 0 and (kind < 4 or na > 1):    # (one row: NumPy's own path for 4 to 6)
         col = _compute(c, st, fs, KG, src, active, na, buf)
         st[EVALS] += na
         store_column(store, held, lru, info, c, col)
-        if kind != 5:
+        if kind < 5:
             return col
-        st[EXP] = 1
+        st[FINISH] = 1
     st[REQ] = c
     st[SKIP] = c
     return buf[:0]
@@ -205,10 +211,11 @@ def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
 
 @njit(cache=True, _nrt=False)
 def _request(st):
-    """The code of a column request (:func:`_miss`): the whole column, or NumPy's ``exp``."""
-    if st[EXP]:
-        st[EXP] = 0
-        return NEED_EXP
+    """The code of a column request (:func:`_miss`): the whole column, or NumPy's last
+    operation on it."""
+    if st[FINISH]:
+        st[FINISH] = 0
+        return NEED_FINISH
     return NEED_COLUMN
 
 

@@ -322,9 +322,8 @@ class _SMO:
         loop = L.run_threads if getattr(provider, "n_threads", 1) > 1 else L.run
         while True:
             code = loop(*args)
-            if code == L.NEED_EXP:            # the loop's column, finished by NumPy's exp
-                col = get_stored(cache.store, int(st[L.REQ]))
-                np.exp(col, out=col)
+            if code == L.NEED_FINISH:         # the loop's column, finished by NumPy
+                provider.finish_column(get_stored(cache.store, int(st[L.REQ])))
             elif code == L.NEED_COLUMN:       # the miss is counted by the loop
                 c = int(st[L.REQ])
                 col = numpy_column(c)
