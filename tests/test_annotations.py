@@ -6,8 +6,8 @@ are not counted), in any module of the package, private modules included.
 
 Exceptions, each with its reason:
 
-- functions compiled by numba (decorated by ``jit``, ``_jit``, ``_vec`` or ``njit`` of
-  :mod:`svmtext._numba`): numba types them from the arguments of each call and
+- functions compiled by numba (decorated by ``jit``, ``_jit``, ``_vec``, ``_hot`` or
+  ``njit`` of :mod:`svmtext._numba`, or numba's ``intrinsic``): numba types them from the arguments of each call and
   compiles one version per argument types (the SMO core runs on float32 and float64
   columns); numba reads no annotation, so one written there would be an unchecked second
   statement of what the compiler infers;
@@ -23,7 +23,7 @@ from pathlib import Path
 import svmtext
 
 PACKAGE = Path(svmtext.__file__).parent
-COMPILED = {"jit", "_jit", "_vec", "njit"}
+COMPILED = {"jit", "_jit", "_vec", "_hot", "njit", "intrinsic"}
 
 LEFT_FOR_OWNERS: dict[str, set[str]] = {}
 
