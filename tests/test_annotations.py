@@ -7,10 +7,10 @@ are not counted), in any module of the package, private modules included.
 Exceptions, each with its reason:
 
 - functions compiled by numba (decorated by ``jit``, ``_jit``, ``_vec``, ``_hot`` or
-  ``njit`` of :mod:`svmtext._numba`, or numba's ``intrinsic``): numba types them from the arguments of each call and
-  compiles one version per argument types (the SMO core runs on float32 and float64
-  columns); numba reads no annotation, so one written there would be an unchecked second
-  statement of what the compiler infers;
+  ``njit`` of :mod:`svmtext._numba`, or numba's ``intrinsic``): numba types them from
+  the arguments of each call and compiles one version per argument types (the SMO
+  core runs on float32 and float64 columns); numba reads no annotation, so one written
+  there would be an unchecked second statement of what the compiler infers;
 - the names in ``LEFT_FOR_OWNERS`` (module path -> qualified names): a module another
   maintainer is changing may be listed for a while (remove a name once its function is
   annotated: a test checks that every name listed still lacks its annotation). Empty now.
