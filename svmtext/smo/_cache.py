@@ -21,8 +21,9 @@ when not cached), the recency order in a doubly linked list over the indices
 the counters in ``info`` (bytes held, capacity, columns held, hits, misses). The same
 ``lru`` array holds, in its rows :data:`ADDRESS` and :data:`LENGTH`, where each cached
 column's values are and how many there are: the compiled loop reads a column through
-them (:func:`svmtext._numba.borrowed`) without taking a reference to its array, a reference count
-being an atomic operation that costs more than a small problem's whole iteration.
+them (:func:`svmtext._numba.borrowed`) without taking a reference to its array
+(reference counts are atomic operations; on a small problem they cost more than an
+iteration's arithmetic, :mod:`svmtext.smo._loop`).
 """
 from __future__ import annotations
 

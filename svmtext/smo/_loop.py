@@ -37,8 +37,8 @@ What every iteration runs (the column reads :func:`_cached`, the step :func:`_st
 the selection passes of :mod:`~svmtext.smo._core`) is compiled without reference
 counting (numba's ``_nrt=False``): numba counts a reference to each array a compiled
 function is passed or creates, an atomic operation each, and on a small problem these
-counts took more time than the arithmetic (51 of them an iteration, about 70 % of the
-loop's time, on a 130-point linear problem). The loop reads a cached column through a
+counts took more time than the arithmetic (51 of them an iteration, about two thirds
+of the loop's time, on a 130-point linear problem). The loop reads a cached column through a
 borrowed array (:func:`svmtext._numba.borrowed`), which holds no reference; the
 cache never evicts the most recent column, so the columns of the current pair stay
 valid while they are read.
