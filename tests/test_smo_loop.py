@@ -7,6 +7,7 @@ from svmtext.datasets.toy import make_smo_problem
 from svmtext.kernels import get_kernel
 from svmtext.qp import primal_objective, solve_dual
 from svmtext.smo import GramColumns, KernelColumns, smo_solve
+from svmtext.smo._columns import loop_products_are_numpys
 
 
 random_problem = make_smo_problem
@@ -85,6 +86,8 @@ def test_columns_made_in_the_loop_are_numpys(kernel, kind):
     X, y, _, _, _ = random_problem(12, scaled=False)
     params = {"rbf": {"gamma": 0.5}, "poly": {"gamma": 0.3, "coef0": 1.0, "degree": 3},
               "linear": {}}[kernel]
+    if not loop_products_are_numpys():       # this BLAS pair differs: NumPy's columns
+        kind = 0
     assert KernelColumns(X, kernel, **params).compiled_source()[0] == kind
     assert KernelColumns(X, kernel, dtype=np.float32, **params).compiled_source()[0] == 0
 
@@ -102,3 +105,14 @@ def test_columns_made_in_the_loop_are_numpys(kernel, kind):
                 loop.cache_misses) == (python.b, python.n_iter, python.n_kernel_evals,
                                        python.cache_hits, python.cache_misses)
         assert loop.n_shrink > 0
+
+
+def test_columns_stay_numpys_where_the_blas_libraries_differ(monkeypatch):
+    """Where the loop's BLAS (SciPy's, through numba) would not give NumPy's bits, the
+    dense columns are left to NumPy (kind 0)."""
+    import svmtext.smo._columns as columns
+    assert isinstance(columns.loop_products_are_numpys(), bool)
+    monkeypatch.setattr(columns, "loop_products_are_numpys", lambda: False)
+    X = np.random.default_rng(0).standard_normal((20, 3))
+    for kernel in ("linear", "rbf", "poly"):
+        assert KernelColumns(X, kernel).compiled_source()[0] == 0

@@ -35,7 +35,9 @@ from .._numba import jit
 __all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "ADDRESS", "LENGTH"]
 
 NBYTES, CAPACITY, COUNT, HITS, MISSES = range(5)
-# rows of ``lru`` after the predecessors (0) and successors (1)
+# rows of ``lru`` after the predecessors (0) and successors (1). The compiled loop
+# (_loop.py) has these constants compiled in, and numba's on-disk cache notices a change
+# only in the file of the function it compiles: change _loop.py with them.
 ADDRESS, LENGTH = 2, 3
 
 

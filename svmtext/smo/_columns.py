@@ -19,6 +19,7 @@ active problem costs one product with the active rows only.
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,29 @@ class GramColumns:
         return out
 
 
+@cache
+def loop_products_are_numpys() -> bool:
+    """Whether the compiled loop's matrix-vector products give NumPy's bits, checked once
+    per process on a few shapes.
+
+    The loop (:mod:`svmtext.smo._loop`, kinds 4 to 6 of
+    :meth:`KernelColumns.compiled_source`) calls BLAS through numba, that is through
+    SciPy's BLAS library; NumPy calls its own. The two libraries are separate builds
+    (here OpenBLAS 0.3.30 and 0.3.31): in double precision they agree, in single
+    precision their AVX-512 kernels do not. If they disagree here, the loop leaves dense
+    columns to NumPy.
+    """
+    from ._loop import blas_products
+    rng = np.random.default_rng(0)
+    for n, p in ((2, 1), (7, 3), (130, 9), (1001, 22), (300, 784)):
+        X = rng.standard_normal((n, p))
+        c = n // 2
+        gemv, gemm = blas_products(X, c)
+        if not (np.array_equal(gemv, X @ X[c]) and np.array_equal(gemm, (X @ X[[c]].T)[:, 0])):
+            return False
+    return True
+
+
 class KernelColumns:
     r"""Column provider that evaluates a kernel on data ``X``, a block at a time.
 
@@ -94,8 +118,9 @@ class KernelColumns:
     compiled_columns : bool or None, default None (:attr:`compiled_default`, False)
         Dense data, named kernel: compute each column with the compiled
         :func:`svmtext.smo._core.kernel_column`, inside the compiled SMO loop, instead of
-        NumPy's matrix-vector product and ``exp``. Several times cheaper per column on
-        small problems (no return to Python per column), but its roundings differ from
+        NumPy's matrix-vector product and ``exp``. Cheaper per column on small problems
+        (NumPy's RBF and polynomial columns return to Python once each, for NumPy's
+        ``exp`` or power: :meth:`compiled_source`), but its roundings differ from
         NumPy's (BLAS sums in another order, NumPy's vectorised ``exp``), and an SMO path
         is sensitive to the last bit: iteration counts move by a few percent, so the
         results recorded with NumPy's columns would not be reproduced exactly.
@@ -269,8 +294,9 @@ class KernelColumns:
         RBF), 4 for the linear kernel on dense float64 data (NumPy's product :math:`A x^T`, the
         same BLAS call with the same bits, made from compiled code), 5 and 6 for the RBF
         and polynomial kernels on dense float64 data (NumPy's column up to its ``exp`` or
-        power, which :meth:`finish_column` applies), 0 when the loop must ask Python (a
-        callable kernel; the sparse polynomial kernel; float32 columns). With more
+        power, which :meth:`finish_column` applies; kinds 4 to 6 only where
+        :func:`loop_products_are_numpys`), 0 when the loop must ask Python (a callable
+        kernel; the sparse polynomial kernel; float32 columns). With more
         than one thread the loop's twin :func:`svmtext.smo._loop.run_threads` calls the
         threaded kernels."""
         none = np.empty((0, 0), dtype=self.dtype)
@@ -284,12 +310,12 @@ class KernelColumns:
         if not self.sparse_columns and self.kernel_code is not None:
             return 2, self.kernel_code, (self.X, self.sq, self._Xa, self._sqa, no_idx,
                                          no_idx, self.sq[:0])
-        if not self.sparse_columns and self.kernel == "linear" and self.dtype == np.float64:
+        numpys = not self.sparse_columns and self.dtype == np.float64 \
+            and loop_products_are_numpys()       # (float32: SciPy's BLAS is not NumPy's)
+        if numpys and self.kernel == "linear":
             # NumPy's column A x^T as one BLAS call from compiled code: the same bits
-            # (in single precision NumPy's product takes another BLAS routine)
             return 4, 0, (self.X, self.sq, self._Xa, self._sqa, no_idx, no_idx, self.sq[:0])
-        if not self.sparse_columns and self.kernel in ("rbf", "poly") \
-                and self.dtype == np.float64:
+        if numpys and self.kernel in ("rbf", "poly"):
             # NumPy's column but its exp or power, which finish_column applies
             return 5 if self.kernel == "rbf" else 6, -1, (
                 self.X, self.sq, self._Xa, self._sqa, no_idx, no_idx, self.sq[:0])

@@ -14,7 +14,8 @@ The function returns to Python only for what it cannot do itself:
 
 * a kernel column that is not cached, on the active rows (:data:`NEED_COLUMN`) -- a
   precomputed Gram matrix (``kind = 1``) is read by the loop itself, and the named
-  kernels on the data are computed by it (kinds 2 to 4);
+  kernels on the data are computed by it (kinds 2 to 4; kinds 4 to 6 ask Python when one
+  row is active, where NumPy's column takes another path);
 * the last operation of NumPy's RBF and polynomial columns (:data:`NEED_FINISH`,
   kinds 5 and 6): the loop makes the column with NumPy's operations up to the
   exponential or the power, and NumPy applies its own ``exp`` or power in place, so
@@ -118,7 +119,8 @@ def _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f):
 
 @jit
 def _compute(c, st, fs, KG, src, active, na, dtype_of):
-    """Column ``c`` on the active rows, computed here (kinds 1-3), as Python would."""
+    """Column ``c`` on the active rows, computed here (kinds 1 to 6) as Python would; kinds
+    5 and 6 up to NumPy's last operation, which Python applies (:data:`NEED_FINISH`)."""
     col = np.empty(na, dtype=dtype_of.dtype)
     kind = st[KIND]
     if kind == 1:                         # a Gram matrix
@@ -131,7 +133,7 @@ def _compute(c, st, fs, KG, src, active, na, dtype_of):
         sq_c, minus_gamma = sq[c], -fs[GAMMA]
         for t in range(na):
             v = D[t] * -2.0 + (sqa[t] + sq_c)
-            col[t] = minus_gamma * (v if v >= 0.0 else 0.0)     # as np.maximum(v, 0)
+            col[t] = minus_gamma * (v if v > 0.0 or v != v else 0.0)  # np.maximum(v, 0)
         return col
     if kind == 6:                         # dense float64, polynomial: before NumPy's power
         prod = np.dot(Xa, X[c:c + 1].T)   # (as in KernelColumns.numpy_column)
@@ -160,7 +162,8 @@ def _compute(c, st, fs, KG, src, active, na, dtype_of):
 @njit(cache=True, _nrt=False)
 def _column_at(c, lru, active, na, n, buf):
     """The address of cached column ``c`` on the active rows (a full column read at the
-    active rows is gathered into ``buf``)."""
+    active rows is gathered into ``buf``). ``c`` must be held: the callers read the
+    current pair, which the cache never evicts (the most recent column stays)."""
     address = lru[ADDRESS, c]
     if na < n and lru[LENGTH, c] == n:
         col = pointer(address, buf.dtype)
@@ -187,6 +190,13 @@ def _cached(c, st, held, lru, info, active, na, n, buf):
         append(lru, c)
         info[HITS] += 1
     return _column_at(c, lru, active, na, n, buf)
+
+
+@jit
+def blas_products(X, c) -> tuple:
+    """``(X x_c, (X x_c^T)[:, 0])`` as :func:`_compute` makes them (kinds 5 and 4), for
+    :func:`svmtext.smo._columns.loop_products_are_numpys`."""
+    return np.dot(X, X[c]), np.dot(X, X[c:c + 1].T)[:, 0].copy()
 
 
 @jit
@@ -241,8 +251,7 @@ def _step(st, i, j, g, y, alpha, status, Cv, d, Kp, Kq, movable, up, low, g_up, 
 @jit
 def _offsets(g, y, status, movable, up, low, g_up, na):
     """The offsets of :math:`I_{up}`, :math:`I_{low}` and ``g_up`` on the active set
-    (:func:`svmtext.smo._core._set_offsets` written out: a call per element that passes
-    five arrays costs their reference counts, about 30 ns an element)."""
+    (:func:`svmtext.smo._core._set_offsets` for every element, written out)."""
     for k in range(na):
         mk, yk, sk = movable[k], y[k], status[k]
         up[k] = 0.0 if mk and _core._in_up(yk, sk) else -np.inf
