@@ -136,14 +136,12 @@ def _compute(c, st, fs, KG, src, active, na, dtype_of):
             col[t] = minus_gamma * (v if v > 0.0 or v != v else 0.0)  # np.maximum(v, 0)
         return col
     if kind == 6:                         # dense float64, polynomial: before NumPy's power
-        prod = np.dot(Xa, X[c:c + 1].T)   # (as in KernelColumns.numpy_column)
+        prod = _column_product(Xa, X, c)
         for t in range(na):
-            col[t] = fs[GAMMA] * prod[t, 0] + fs[COEF0]
+            col[t] = fs[GAMMA] * prod[t] + fs[COEF0]
         return col
     if kind == 4:                         # dense data, linear: NumPy's product, same bits
-        prod = np.dot(Xa, X[c:c + 1].T)
-        for t in range(na):
-            col[t] = prod[t, 0]
+        col[:] = _column_product(Xa, X, c)
         return col
     if kind == 2:                         # dense data
         _core.kernel_column(Xa, sqa, X[c], np.float64(sq[c]), st[KERNEL], fs[GAMMA],
@@ -193,10 +191,17 @@ def _cached(c, st, held, lru, info, active, na, n, buf):
 
 
 @jit
+def _column_product(Xa, X, c):
+    """:math:`X_a x_c^T` as NumPy's ``A @ Y.T`` makes it (a matrix product, not the
+    matrix-vector one: the two round differently), kinds 4 and 6."""
+    return np.dot(Xa, X[c:c + 1].T)[:, 0]
+
+
+@jit
 def blas_products(X, c) -> tuple:
-    """``(X x_c, (X x_c^T)[:, 0])`` as :func:`_compute` makes them (kinds 5 and 4), for
+    """``(X x_c, X x_c^T)`` as :func:`_compute` makes them (kinds 5, and 4 and 6), for
     :func:`svmtext.smo._columns.loop_products_are_numpys`."""
-    return np.dot(X, X[c]), np.dot(X, X[c:c + 1].T)[:, 0].copy()
+    return np.dot(X, X[c]), _column_product(X, X, c).copy()
 
 
 @jit
