@@ -94,6 +94,38 @@ def loop_products_are_numpys() -> bool:
     return True
 
 
+@cache
+def loop_exp() -> tuple[int, int]:
+    """``(function, data)``: NumPy's inner loop of ``np.exp`` on float64 values
+    (:func:`svmtext._ufunc.inner_loop`), if called from compiled code it gives
+    ``np.exp``'s bits, checked once per process on a few arrays; else ``(0, 0)`` and the
+    compiled SMO loop asks Python for the exponential of its RBF columns.
+
+    The arrays are RBF exponents, :math:`-\\gamma \\lVert x - x_c \\rVert^2 \\le 0` over
+    fifteen orders of magnitude, with zeros, NaN and :math:`-\\infty`, of lengths 1 to 300
+    and at every alignment of a float64 within 64 bytes.
+    """
+    from .._ufunc import inner_loop
+    from ._loop import apply_inner_loop
+    function, data = inner_loop(np.exp, np.float64)
+    if not function:
+        return 0, 0
+    rng = np.random.default_rng(0)
+    buf = np.empty(320)
+    for n in (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 64, 100, 255, 300):
+        for offset in range(8):
+            a = -np.abs(rng.standard_normal(n)) * 10.0 ** rng.uniform(-12, 3, n)
+            a[rng.random(n) < 0.05] = 0.0
+            if n > 8:
+                a[:3] = np.nan, -np.inf, -745.2
+            out = buf[offset:offset + n]
+            out[:] = a
+            apply_inner_loop(function, data, out)
+            if not np.array_equal(out.view(np.int64), np.exp(a).view(np.int64)):
+                return 0, 0
+    return function, data
+
+
 class KernelColumns:
     r"""Column provider that evaluates a kernel on data ``X``, a block at a time.
 

@@ -16,11 +16,13 @@ The function returns to Python only for what it cannot do itself:
   precomputed Gram matrix (``kind = 1``) is read by the loop itself, and the named
   kernels on the data are computed by it (kinds 2 to 4; kinds 4 to 6 ask Python when one
   row is active, where NumPy's column takes another path);
-* the last operation of NumPy's RBF and polynomial columns (:data:`NEED_FINISH`,
-  kinds 5 and 6): the loop makes the column with NumPy's operations up to the
-  exponential or the power, and NumPy applies its own ``exp`` or power in place, so
-  that the column has NumPy's bits (NumPy's ``exp`` and power are not the compiled
-  code's, in the last bit);
+* the last operation of NumPy's polynomial columns (:data:`NEED_FINISH`, kind 6): the
+  loop makes the column with NumPy's operations up to the power, and NumPy applies its
+  own power in place, so that the column has NumPy's bits (NumPy's power and ``exp``
+  are not the compiled code's, in the last bit). The RBF column (kind 5) is made the
+  same way up to its exponential, which the loop applies by calling NumPy's own ``exp``
+  loop (:mod:`svmtext._ufunc`; where that loop could not be found or checked,
+  :func:`svmtext.smo._columns.loop_exp`, it asks Python as for kind 6);
 * a column on the set-aside rows, for :math:`\bar G` when a multiplier reaches or
   leaves its bound while shrunk (:data:`NEED_INACTIVE`);
 * the gradient reconstruction when the full problem is restored
@@ -51,6 +53,7 @@ import types
 import numpy as np
 
 from .._numba import borrowed, jit, njit, pointer
+from .._ufunc import call_inner_loop
 from ..kkt import UPPER
 from . import _core
 from ._cache import (ADDRESS, HITS, LENGTH, MISSES, append, restrict_columns, store_column,
@@ -65,8 +68,8 @@ DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_FINISH =
 # the integer state st[...]
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
  INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
- KERNEL, DEGREE, FINISH) = range(23)
-N_ST = 23
+ KERNEL, DEGREE, FINISH, EXP_LOOP, EXP_DATA) = range(25)
+N_ST = 25
 # the float state fs[...]
 TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0 = range(6)
 N_FS = 6
@@ -205,18 +208,29 @@ def blas_products(X, c) -> tuple:
 
 
 @jit
+def apply_inner_loop(function, data, a):
+    """The inner loop at ``function`` in place on the contiguous array ``a``, as the loop
+    calls it (:func:`svmtext.smo._columns.loop_exp` checks it on a few arrays)."""
+    call_inner_loop(function, data, a.ctypes.data, len(a), a.itemsize)
+
+
+@jit
 def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
     """Column ``c``, not cached: computed here (a Gram matrix, ``kind = 1``; a named
-    kernel on the data, kinds 2 to 4) and stored, or requested from Python
-    (``st[REQ] = c``; an empty array is returned; ``st[FINISH]``: the column is stored
-    but for NumPy's last operation, kinds 5 and 6)."""
+    kernel on the data, kinds 2 to 4; kind 5 with NumPy's own ``exp`` loop, called
+    from here where ``st[EXP_LOOP]`` holds its address) and stored, or requested from
+    Python (``st[REQ] = c``; an empty array is returned; ``st[FINISH]``: the column is
+    stored but for NumPy's last operation, kind 6, and kind 5 without the address)."""
     info[MISSES] += 1
     kind = st[KIND]
     if kind != 0 and (kind < 4 or na > 1):    # (one row: NumPy's own path for 4 to 6)
         col = _compute(c, st, fs, KG, src, active, na, buf)
         st[EVALS] += na
+        numpys_exp = kind == 5 and st[EXP_LOOP] != 0
+        if numpys_exp:                    # NumPy's own exp loop, called from here
+            call_inner_loop(st[EXP_LOOP], st[EXP_DATA], col.ctypes.data, na, col.itemsize)
         store_column(store, held, lru, info, c, col)
-        if kind < 5:
+        if kind < 5 or numpys_exp:
             return col
         st[FINISH] = 1
     st[REQ] = c

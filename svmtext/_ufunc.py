@@ -1,0 +1,94 @@
+r"""NumPy's own inner loop of a unary ufunc, called from compiled code.
+
+A ufunc such as ``np.exp`` is a table of inner loops, one per type signature, each a C
+function ``loop(char **args, npy_intp *dimensions, npy_intp *steps, void *data)``; NumPy
+picks the first loop whose types match and calls it on the whole array when the array
+is contiguous and needs no cast. The loop for ``float64`` may be a vectorised one chosen
+for the processor (on AVX-512 machines NumPy's own ``exp``), whose results differ from
+the C library's ``exp``, which numba compiles, in the last bit of about one value in
+twenty. Compiled code that calls NumPy's loop itself gets NumPy's bits without returning
+to Python for them (the SMO loop's RBF columns: :mod:`svmtext.smo._loop`).
+
+:func:`inner_loop` reads the loop's address from the ufunc object, whose layout is the
+public ``PyUFuncObject`` of NumPy's C API (``numpy/ufuncobject.h``), and checks what it
+reads against the ufunc's Python attributes; :func:`call_inner_loop` calls it from
+compiled code. A caller must still check the results against NumPy's
+(:func:`svmtext.smo._columns.loop_exp`) before it relies on them.
+"""
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+__all__ = ["inner_loop", "call_inner_loop"]
+
+
+class _UFuncObject(ctypes.Structure):
+    """The first fields of ``PyUFuncObject`` (NumPy's C API), up to ``types``."""
+    _fields_ = [("ob_refcnt", ctypes.c_ssize_t), ("ob_type", ctypes.c_void_p),
+                ("nin", ctypes.c_int), ("nout", ctypes.c_int), ("nargs", ctypes.c_int),
+                ("identity", ctypes.c_int), ("functions", ctypes.c_void_p),
+                ("data", ctypes.c_void_p), ("ntypes", ctypes.c_int),
+                ("reserved1", ctypes.c_int), ("name", ctypes.c_char_p),
+                ("types", ctypes.c_void_p)]
+
+
+def inner_loop(ufunc: np.ufunc, dtype) -> tuple[int, int]:
+    """``(function, data)``, the addresses of the inner loop that ``ufunc`` (one input,
+    one output) runs on arrays of ``dtype``: the first loop of its table whose input and
+    output are ``dtype``, as NumPy's type resolution picks it. ``(0, 0)`` when the
+    object does not read as NumPy's documented layout (another NumPy, another
+    Python build) or has no such loop."""
+    dtype = np.dtype(dtype)
+    if not isinstance(ufunc, np.ufunc) or ufunc.nin != 1 or ufunc.nout != 1:
+        return 0, 0
+    u = _UFuncObject.from_address(id(ufunc))
+    if (u.nin, u.nout, u.nargs, u.ntypes) != (1, 1, 2, ufunc.ntypes) \
+            or u.name != ufunc.__name__.encode() or not (u.functions and u.types):
+        return 0, 0
+    codes = ctypes.string_at(u.types, 2 * u.ntypes)
+    if list(codes) != [np.dtype(a).num for t in ufunc.types for a in t.split("->")]:
+        return 0, 0
+    for t in range(u.ntypes):
+        if codes[2 * t] == codes[2 * t + 1] == dtype.num:
+            function = ctypes.c_void_p.from_address(u.functions + 8 * t).value or 0
+            data = (ctypes.c_void_p.from_address(u.data + 8 * t).value or 0) if u.data else 0
+            return function, data
+    return 0, 0
+
+
+@intrinsic
+def call_inner_loop(typingctx, function, data, address, n, step):
+    """Call the inner loop at ``function`` (with its ``data``) in place on the ``n``
+    values at ``address``, ``step`` bytes apart: ``args = {address, address}``,
+    ``dimensions = {n}``, ``steps = {step, step}``, as NumPy calls it for ``ufunc(a,
+    out=a)`` on a contiguous array."""
+    if not all(isinstance(a, types.Integer) for a in (function, data, address, n, step)):
+        return None
+    sig = types.void(function, data, address, n, step)
+
+    def codegen(context, builder, signature, args):
+        function, data, address, n, step = (
+            context.cast(builder, v, t, types.int64) for v, t in zip(args, signature.args))
+        i8p, i64 = ir.IntType(8).as_pointer(), ir.IntType(64)
+        loop_type = ir.FunctionType(ir.VoidType(), [i8p.as_pointer(), i64.as_pointer(),
+                                                    i64.as_pointer(), i8p])
+        argv = cgutils.alloca_once(builder, i8p, size=2)
+        dims = cgutils.alloca_once(builder, i64, size=1)
+        steps = cgutils.alloca_once(builder, i64, size=2)
+        values = builder.inttoptr(address, i8p)
+        one = ir.Constant(i64, 1)
+        builder.store(values, argv)
+        builder.store(values, builder.gep(argv, [one]))
+        builder.store(n, dims)
+        builder.store(step, steps)
+        builder.store(step, builder.gep(steps, [one]))
+        builder.call(builder.inttoptr(function, loop_type.as_pointer()),
+                     [argv, dims, steps, builder.inttoptr(data, i8p)])
+        return context.get_dummy_value()
+    return sig, codegen
