@@ -13,7 +13,7 @@ to Python for them (the SMO loop's RBF columns: :mod:`svmtext.smo._loop`).
 public ``PyUFuncObject`` of NumPy's C API (``numpy/ufuncobject.h``), and checks what it
 reads against the ufunc's Python attributes; :func:`call_inner_loop` calls it from
 compiled code. A caller must still check the results against NumPy's
-(:func:`svmtext.smo._columns.loop_exp`) before it relies on them.
+(:func:`svmtext.smo._columns.finishing_loop`) before it relies on them.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["inner_loop", "call_inner_loop"]
+__all__ = ["inner_loop", "call_inner_loop", "call_binary_inner_loop"]
 
 
 class _UFuncObject(ctypes.Structure):
@@ -39,56 +39,74 @@ class _UFuncObject(ctypes.Structure):
 
 
 def inner_loop(ufunc: np.ufunc, dtype) -> tuple[int, int]:
-    """``(function, data)``, the addresses of the inner loop that ``ufunc`` (one input,
-    one output) runs on arrays of ``dtype``: the first loop of its table whose input and
-    output are ``dtype``, as NumPy's type resolution picks it. ``(0, 0)`` when the
-    object does not read as NumPy's documented layout (another NumPy, another
+    """``(function, data)``, the addresses of the inner loop that ``ufunc`` (one or two
+    inputs, one output) runs on arrays of ``dtype``: the first loop of its table whose
+    inputs and output are all ``dtype``, as NumPy's type resolution picks it. ``(0, 0)``
+    when the object does not read as NumPy's documented layout (another NumPy, another
     Python build) or has no such loop."""
     dtype = np.dtype(dtype)
-    if not isinstance(ufunc, np.ufunc) or ufunc.nin != 1 or ufunc.nout != 1:
+    if not isinstance(ufunc, np.ufunc) or ufunc.nin not in (1, 2) or ufunc.nout != 1:
         return 0, 0
+    m = ufunc.nargs
     u = _UFuncObject.from_address(id(ufunc))
-    if (u.nin, u.nout, u.nargs, u.ntypes) != (1, 1, 2, ufunc.ntypes) \
+    if (u.nin, u.nout, u.nargs, u.ntypes) != (ufunc.nin, 1, m, ufunc.ntypes) \
             or u.name != ufunc.__name__.encode() or not (u.functions and u.types):
         return 0, 0
-    codes = ctypes.string_at(u.types, 2 * u.ntypes)
-    if list(codes) != [np.dtype(a).num for t in ufunc.types for a in t.split("->")]:
+    codes = ctypes.string_at(u.types, m * u.ntypes)
+    expected = [np.dtype(a).num for t in ufunc.types for a in t.replace("->", "")]
+    if list(codes) != expected:
         return 0, 0
     for t in range(u.ntypes):
-        if codes[2 * t] == codes[2 * t + 1] == dtype.num:
+        if all(code == dtype.num for code in codes[m * t:m * (t + 1)]):
             function = ctypes.c_void_p.from_address(u.functions + 8 * t).value or 0
             data = (ctypes.c_void_p.from_address(u.data + 8 * t).value or 0) if u.data else 0
             return function, data
     return 0, 0
 
 
+def _call(context, builder, signature, values):
+    """Lowering of :func:`call_inner_loop` and :func:`call_binary_inner_loop`: the
+    operands ``(address, step)`` are the inputs; the output is the first input again."""
+    function, data, n, *pointers = (
+        context.cast(builder, v, t, types.int64) for v, t in zip(values, signature.args))
+    i8p, i64 = ir.IntType(8).as_pointer(), ir.IntType(64)
+    loop_type = ir.FunctionType(ir.VoidType(), [i8p.as_pointer(), i64.as_pointer(),
+                                                i64.as_pointer(), i8p])
+    operands = [pointers[k:k + 2] for k in range(0, len(pointers), 2)]
+    operands.append(operands[0])
+    argv = cgutils.alloca_once(builder, i8p, size=len(operands))
+    steps = cgutils.alloca_once(builder, i64, size=len(operands))
+    dims = cgutils.alloca_once(builder, i64, size=1)
+    for k, (address, step) in enumerate(operands):
+        at = ir.Constant(i64, k)
+        builder.store(builder.inttoptr(address, i8p), builder.gep(argv, [at]))
+        builder.store(step, builder.gep(steps, [at]))
+    builder.store(n, dims)
+    builder.call(builder.inttoptr(function, loop_type.as_pointer()),
+                 [argv, dims, steps, builder.inttoptr(data, i8p)])
+    return context.get_dummy_value()
+
+
+def _typed(*args):
+    """The intrinsics' typing: integer arguments (addresses, counts, steps) only."""
+    if all(isinstance(a, types.Integer) for a in args):
+        return types.void(*args), _call
+    return None
+
+
 @intrinsic
-def call_inner_loop(typingctx, function, data, address, n, step):
+def call_inner_loop(typingctx, function, data, n, address, step):
     """Call the inner loop at ``function`` (with its ``data``) in place on the ``n``
-    values at ``address``, ``step`` bytes apart: ``args = {address, address}``,
+    values at ``address``, ``step`` bytes apart -- ``args = {address, address}``,
     ``dimensions = {n}``, ``steps = {step, step}``, as NumPy calls it for ``ufunc(a,
     out=a)`` on a contiguous array."""
-    if not all(isinstance(a, types.Integer) for a in (function, data, address, n, step)):
-        return None
-    sig = types.void(function, data, address, n, step)
+    return _typed(function, data, n, address, step)
 
-    def codegen(context, builder, signature, args):
-        function, data, address, n, step = (
-            context.cast(builder, v, t, types.int64) for v, t in zip(args, signature.args))
-        i8p, i64 = ir.IntType(8).as_pointer(), ir.IntType(64)
-        loop_type = ir.FunctionType(ir.VoidType(), [i8p.as_pointer(), i64.as_pointer(),
-                                                    i64.as_pointer(), i8p])
-        argv = cgutils.alloca_once(builder, i8p, size=2)
-        dims = cgutils.alloca_once(builder, i64, size=1)
-        steps = cgutils.alloca_once(builder, i64, size=2)
-        values = builder.inttoptr(address, i8p)
-        one = ir.Constant(i64, 1)
-        builder.store(values, argv)
-        builder.store(values, builder.gep(argv, [one]))
-        builder.store(n, dims)
-        builder.store(step, steps)
-        builder.store(step, builder.gep(steps, [one]))
-        builder.call(builder.inttoptr(function, loop_type.as_pointer()),
-                     [argv, dims, steps, builder.inttoptr(data, i8p)])
-        return context.get_dummy_value()
-    return sig, codegen
+
+@intrinsic
+def call_binary_inner_loop(typingctx, function, data, n, address, step, operand,
+                           operand_step):
+    """The same for a loop of two inputs, ``a = ufunc(a, b)`` in place, with ``b`` at
+    ``operand``, ``operand_step`` bytes apart (0: one value, as NumPy passes a
+    scalar)."""
+    return _typed(function, data, n, address, step, operand, operand_step)

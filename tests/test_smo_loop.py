@@ -113,16 +113,19 @@ def test_columns_made_in_the_loop_are_numpys(kernel, kind):
         assert loop.n_shrink > 0
 
 
-def test_rbf_columns_finished_by_numpy_where_its_exp_loop_is_not_found(monkeypatch):
-    """Without NumPy's exp loop (:func:`svmtext.smo._columns.loop_exp` gives ``(0, 0)``)
-    the loop returns its RBF columns to NumPy for the exp (``NEED_FINISH``): the same
-    solution, bit for bit, as where it calls the loop itself."""
+@pytest.mark.parametrize("kernel, params", [("rbf", {"gamma": 0.5}),
+                                            ("poly", {"gamma": 0.3, "coef0": 1.0, "degree": 3})])
+def test_columns_finished_by_numpy_where_its_loop_is_not_found(monkeypatch, kernel, params):
+    """Without NumPy's exp or power loop (:func:`svmtext.smo._columns.finishing_loop`
+    gives ``(0, 0)``) the loop returns its RBF and polynomial columns to NumPy for their
+    last operation (``NEED_FINISH``): the same solution, bit for bit, as where it calls
+    the loop itself."""
     import svmtext.smo._columns as columns
     X, y, _, _, _ = random_problem(7, scaled=False)
     kw = dict(tol=1e-3, cache_size=0.002, max_iter=50_000)
-    called = smo_solve(KernelColumns(X, "rbf", gamma=0.5), y, 100.0, **kw)
-    monkeypatch.setattr(columns, "loop_exp", lambda: (0, 0))
-    finished = smo_solve(KernelColumns(X, "rbf", gamma=0.5), y, 100.0, **kw)
+    called = smo_solve(KernelColumns(X, kernel, **params), y, 100.0, **kw)
+    monkeypatch.setattr(columns, "finishing_loop", lambda kernel, degree: (0, 0))
+    finished = smo_solve(KernelColumns(X, kernel, **params), y, 100.0, **kw)
     np.testing.assert_array_equal(called.alpha, finished.alpha)
     assert (called.b, called.n_iter, called.n_kernel_evals, called.cache_misses) == \
         (finished.b, finished.n_iter, finished.n_kernel_evals, finished.cache_misses)
@@ -131,19 +134,21 @@ def test_rbf_columns_finished_by_numpy_where_its_exp_loop_is_not_found(monkeypat
 
 def test_numpys_inner_loop_gives_numpys_bits():
     """:func:`svmtext._ufunc.inner_loop` finds the loop NumPy runs (its calls give
-    ``np.exp``'s and ``np.sqrt``'s bits) or says it cannot; ufuncs of two inputs,
-    and objects that are not ufuncs, have none."""
+    ``np.exp``'s, ``np.sqrt``'s and ``np.power``'s bits) or says it cannot; a type the
+    ufunc has no loop for, ufuncs of two outputs, and objects that are not ufuncs, have
+    none."""
     from svmtext._ufunc import inner_loop
     from svmtext.smo._loop import apply_inner_loop
     a = -np.abs(np.random.default_rng(1).standard_normal(1000)) * 30.0
-    for ufunc, x in ((np.exp, a), (np.sqrt, -a)):
+    for ufunc, x, operand in ((np.exp, a, ()), (np.sqrt, -a, ()), (np.power, -a, (2.7,))):
         function, data = inner_loop(ufunc, np.float64)
         if function:
             out = x.copy()
-            apply_inner_loop(function, data, out)
-            np.testing.assert_array_equal(out.view(np.int64), ufunc(x).view(np.int64))
-    assert inner_loop(np.add, np.float64) == (0, 0)
+            apply_inner_loop(function, data, out, np.array(operand, dtype=float))
+            np.testing.assert_array_equal(out.view(np.int64),
+                                          ufunc(x, *operand).view(np.int64))
     assert inner_loop(np.exp, np.int8) == (0, 0)
+    assert inner_loop(np.divmod, np.float64) == (0, 0)
     assert inner_loop(len, np.float64) == (0, 0)
 
 

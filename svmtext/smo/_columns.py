@@ -94,34 +94,52 @@ def loop_products_are_numpys() -> bool:
     return True
 
 
-@cache
-def loop_exp() -> tuple[int, int]:
-    """``(function, data)``: NumPy's inner loop of ``np.exp`` on float64 values
-    (:func:`svmtext._ufunc.inner_loop`), if called from compiled code it gives
-    ``np.exp``'s bits, checked once per process on a few arrays; else ``(0, 0)`` and the
-    compiled SMO loop asks Python for the exponential of its RBF columns.
+def finishing_loop(kernel: str, degree=3) -> tuple[int, int]:
+    r"""``(function, data)``: the inner loop of NumPy's last operation on a float64 RBF
+    column (``np.exp``) or polynomial column (``col **= degree``, the ``float64`` power
+    loop with the exponent ``float(degree)``), found by :func:`svmtext._ufunc.inner_loop`
+    -- if, called from compiled code, it gives NumPy's bits, checked once per process
+    (per degree) on a few arrays; else ``(0, 0)``, and the compiled SMO loop asks Python
+    for that operation (:data:`svmtext.smo._loop.NEED_FINISH`).
 
-    The arrays are RBF exponents, :math:`-\\gamma \\lVert x - x_c \\rVert^2 \\le 0` over
-    fifteen orders of magnitude, with zeros, NaN and :math:`-\\infty`, of lengths 1 to 300
-    and at every alignment of a float64 within 64 bytes.
+    The arrays: RBF exponents :math:`-\gamma \lVert x - x_c \rVert^2 \le 0` and
+    polynomial bases :math:`\gamma \langle x, x_c \rangle + c_0` of either sign, over
+    fifteen orders of magnitude, with zeros, NaN and infinities, of lengths 1 to 300,
+    at every position of a float64 within 64 bytes.
     """
+    return _finishing_loop(kernel, type(degree), degree if kernel == "poly" else None)
+
+
+@cache
+def _finishing_loop(kernel, degree_type, degree) -> tuple[int, int]:
     from .._ufunc import inner_loop
     from ._loop import apply_inner_loop
-    function, data = inner_loop(np.exp, np.float64)
+    if kernel not in ("rbf", "poly"):
+        return 0, 0
+    function, data = inner_loop(np.exp if kernel == "rbf" else np.power, np.float64)
     if not function:
         return 0, 0
+    operand = np.empty(0) if kernel == "rbf" else np.array([float(degree)])
     rng = np.random.default_rng(0)
     buf = np.empty(320)
     for n in (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 64, 100, 255, 300):
         for offset in range(8):
-            a = -np.abs(rng.standard_normal(n)) * 10.0 ** rng.uniform(-12, 3, n)
+            a = rng.standard_normal(n) * 10.0 ** rng.uniform(-12, 3, n)
             a[rng.random(n) < 0.05] = 0.0
             if n > 8:
-                a[:3] = np.nan, -np.inf, -745.2
+                a[:4] = np.nan, -np.inf, np.inf, -745.2
+            if kernel == "rbf":
+                a = -np.abs(a)
             out = buf[offset:offset + n]
             out[:] = a
-            apply_inner_loop(function, data, out)
-            if not np.array_equal(out.view(np.int64), np.exp(a).view(np.int64)):
+            with np.errstate(all="ignore"):
+                apply_inner_loop(function, data, out, operand)
+                if kernel == "rbf":
+                    expected = np.exp(a)
+                else:
+                    expected = a.copy()
+                    expected **= degree
+            if not np.array_equal(out.view(np.int64), expected.view(np.int64)):
                 return 0, 0
     return function, data
 

@@ -16,13 +16,14 @@ The function returns to Python only for what it cannot do itself:
   precomputed Gram matrix (``kind = 1``) is read by the loop itself, and the named
   kernels on the data are computed by it (kinds 2 to 4; kinds 4 to 6 ask Python when one
   row is active, where NumPy's column takes another path);
-* the last operation of NumPy's polynomial columns (:data:`NEED_FINISH`, kind 6): the
-  loop makes the column with NumPy's operations up to the power, and NumPy applies its
-  own power in place, so that the column has NumPy's bits (NumPy's power and ``exp``
-  are not the compiled code's, in the last bit). The RBF column (kind 5) is made the
-  same way up to its exponential, which the loop applies by calling NumPy's own ``exp``
-  loop (:mod:`svmtext._ufunc`; where that loop could not be found or checked,
-  :func:`svmtext.smo._columns.loop_exp`, it asks Python as for kind 6);
+* the last operation of NumPy's RBF and polynomial columns (:data:`NEED_FINISH`,
+  kinds 5 and 6), where the loop cannot call NumPy's own loop for it: the loop makes
+  the column with NumPy's operations up to the exponential or the power, so that the
+  column has NumPy's bits (NumPy's ``exp`` and power are not the compiled code's, in
+  the last bit), and applies NumPy's ``exp`` or power by calling the inner loop that
+  NumPy runs (:mod:`svmtext._ufunc`); where that loop could not be found or does not
+  give NumPy's bits (:func:`svmtext.smo._columns.finishing_loop`), NumPy applies it in
+  place;
 * a column on the set-aside rows, for :math:`\bar G` when a multiplier reaches or
   leaves its bound while shrunk (:data:`NEED_INACTIVE`);
 * the gradient reconstruction when the full problem is restored
@@ -53,7 +54,7 @@ import types
 import numpy as np
 
 from .._numba import borrowed, jit, njit, pointer
-from .._ufunc import call_inner_loop
+from .._ufunc import call_binary_inner_loop, call_inner_loop
 from ..kkt import UPPER
 from . import _core
 from ._cache import (ADDRESS, HITS, LENGTH, MISSES, append, restrict_columns, store_column,
@@ -68,11 +69,11 @@ DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_FINISH =
 # the integer state st[...]
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
  INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
- KERNEL, DEGREE, FINISH, EXP_LOOP, EXP_DATA) = range(25)
+ KERNEL, DEGREE, FINISH, FINISH_LOOP, FINISH_DATA) = range(25)
 N_ST = 25
 # the float state fs[...]
-TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0 = range(6)
-N_FS = 6
+TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0, EXPONENT = range(7)
+N_FS = 7
 
 # phases of an iteration (where the loop resumes)
 (P_TOP, P_SHRINK, P_SHRINK2, P_SELECT, P_SELECT2, P_STEP_I, P_STEP_J, P_GBAR_I,
@@ -208,29 +209,47 @@ def blas_products(X, c) -> tuple:
 
 
 @jit
-def apply_inner_loop(function, data, a):
-    """The inner loop at ``function`` in place on the contiguous array ``a``, as the loop
-    calls it (:func:`svmtext.smo._columns.loop_exp` checks it on a few arrays)."""
-    call_inner_loop(function, data, a.ctypes.data, len(a), a.itemsize)
+def apply_inner_loop(function, data, a, operand):
+    """The inner loop at ``function`` in place on the contiguous array ``a``, as
+    :func:`_finish` calls it: ``exp(a)`` (``operand`` empty) or ``a ** operand[0]``
+    (:func:`svmtext.smo._columns.finishing_loop` checks it on a few arrays)."""
+    if len(operand) == 0:
+        call_inner_loop(function, data, len(a), a.ctypes.data, a.itemsize)
+    else:
+        call_binary_inner_loop(function, data, len(a), a.ctypes.data, a.itemsize,
+                               operand.ctypes.data, 0)
+
+
+@jit
+def _finish(st, fs, col):
+    """NumPy's last operation on a column of kind 5 (``exp``) or 6 (the power
+    ``fs[EXPONENT]``), by its own inner loop at ``st[FINISH_LOOP]``."""
+    if st[KIND] == 5:
+        call_inner_loop(st[FINISH_LOOP], st[FINISH_DATA], len(col), col.ctypes.data,
+                        col.itemsize)
+    else:
+        call_binary_inner_loop(st[FINISH_LOOP], st[FINISH_DATA], len(col), col.ctypes.data,
+                               col.itemsize, fs[EXPONENT:].ctypes.data, 0)
 
 
 @jit
 def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
     """Column ``c``, not cached: computed here (a Gram matrix, ``kind = 1``; a named
-    kernel on the data, kinds 2 to 4; kind 5 with NumPy's own ``exp`` loop, called
-    from here where ``st[EXP_LOOP]`` holds its address) and stored, or requested from
-    Python (``st[REQ] = c``; an empty array is returned; ``st[FINISH]``: the column is
-    stored but for NumPy's last operation, kind 6, and kind 5 without the address)."""
+    kernel on the data, kinds 2 to 4; kinds 5 and 6 with NumPy's own ``exp`` or power
+    loop, called from here where ``st[FINISH_LOOP]`` holds its address) and stored, or
+    requested from Python (``st[REQ] = c``; an empty array is returned; ``st[FINISH]``:
+    the column is stored but for NumPy's last operation, kinds 5 and 6 without the
+    address)."""
     info[MISSES] += 1
     kind = st[KIND]
     if kind != 0 and (kind < 4 or na > 1):    # (one row: NumPy's own path for 4 to 6)
         col = _compute(c, st, fs, KG, src, active, na, buf)
         st[EVALS] += na
-        numpys_exp = kind == 5 and st[EXP_LOOP] != 0
-        if numpys_exp:                    # NumPy's own exp loop, called from here
-            call_inner_loop(st[EXP_LOOP], st[EXP_DATA], col.ctypes.data, na, col.itemsize)
+        finished = kind >= 5 and st[FINISH_LOOP] != 0
+        if finished:                      # NumPy's own exp or power loop, called here
+            _finish(st, fs, col)
         store_column(store, held, lru, info, c, col)
-        if kind < 5 or numpys_exp:
+        if kind < 5 or finished:
             return col
         st[FINISH] = 1
     st[REQ] = c

@@ -290,7 +290,7 @@ class _SMO:
         """WSS2 in the compiled loop (:mod:`svmtext.smo._loop`): the same pairs and
         arithmetic as :meth:`run`; Python only serves the loop's requests."""
         from . import _loop as L
-        from ._columns import GramColumns, loop_exp
+        from ._columns import GramColumns, finishing_loop
         n, cache, provider = self.n, self.cache, self.provider
         kind, kernel = (1, -1) if type(provider) is GramColumns else (0, -1)
         source = getattr(provider, "compiled_source", None)
@@ -300,8 +300,10 @@ class _SMO:
                              float(getattr(provider, "gamma", 0.0) or 0.0),
                              float(getattr(provider, "coef0", 0.0) or 0.0),
                              int(getattr(provider, "degree", 0) or 0))
-        if kind == 5:                 # the loop calls NumPy's exp, where it can
-            st[L.EXP_LOOP], st[L.EXP_DATA] = loop_exp()
+        if kind in (5, 6):            # the loop calls NumPy's exp or power, where it can
+            st[L.FINISH_LOOP], st[L.FINISH_DATA] = finishing_loop(provider.kernel,
+                                                                  provider.degree)
+            fs[L.EXPONENT] = float(provider.degree) if kind == 6 else 0.0
         bufs = [self.g_full.copy(), self.alpha_full.copy(), self.status_full.copy(),
                 self.y_full.copy(), self.d_full.copy(), np.array(self.C_full, dtype=float)]
         active, inactive, keep = np.arange(n), np.empty(n, np.int64), np.empty(n, np.int64)
