@@ -14,6 +14,10 @@ public ``PyUFuncObject`` of NumPy's C API (``numpy/ufuncobject.h``), and checks 
 reads against the ufunc's Python attributes; :func:`call_inner_loop` calls it from
 compiled code. A caller must still check the results against NumPy's
 (:func:`svmtext.smo._columns.finishing_loop`) before it relies on them.
+
+numba's on-disk cache of a compiled function notices changes to that function's own
+file only: after a change to the code generation here, touch the files of the callers
+(:mod:`svmtext.smo._loop`).
 """
 from __future__ import annotations
 

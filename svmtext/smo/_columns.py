@@ -331,7 +331,9 @@ class KernelColumns:
     def finish_column(self, col) -> None:
         """In place, the last operation of :meth:`numpy_column` on a column the compiled
         loop made up to it (kinds 5 and 6 of :meth:`compiled_source`): NumPy's ``exp``
-        (RBF) or power (polynomial)."""
+        (RBF) or power (polynomial). The loop applies it itself, by NumPy's own inner
+        loop, where :func:`finishing_loop` found and checked that loop; this is the way
+        back where it did not."""
         if self.kernel == "rbf":
             np.exp(col, out=col)
         else:
@@ -344,7 +346,8 @@ class KernelColumns:
         RBF), 4 for the linear kernel on dense float64 data (NumPy's product :math:`A x^T`, the
         same BLAS call with the same bits, made from compiled code), 5 and 6 for the RBF
         and polynomial kernels on dense float64 data (NumPy's column up to its ``exp`` or
-        power, which :meth:`finish_column` applies; kinds 4 to 6 only where
+        power, which the loop applies by NumPy's own inner loop, :func:`finishing_loop`,
+        or else :meth:`finish_column`; kinds 4 to 6 only where
         :func:`loop_products_are_numpys`), 0 when the loop must ask Python (a callable
         kernel; the sparse polynomial kernel; float32 columns). With more
         than one thread the loop's twin :func:`svmtext.smo._loop.run_threads` calls the
@@ -366,7 +369,7 @@ class KernelColumns:
             # NumPy's column A x^T as one BLAS call from compiled code: the same bits
             return 4, 0, (self.X, self.sq, self._Xa, self._sqa, no_idx, no_idx, self.sq[:0])
         if numpys and self.kernel in ("rbf", "poly"):
-            # NumPy's column but its exp or power, which finish_column applies
+            # NumPy's column but its exp or power (NumPy's inner loop, or finish_column)
             return 5 if self.kernel == "rbf" else 6, -1, (
                 self.X, self.sq, self._Xa, self._sqa, no_idx, no_idx, self.sq[:0])
         return 0, -1, (none, self.sq, none, self._sqa, no_idx, no_idx, self.sq[:0])

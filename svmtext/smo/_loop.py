@@ -124,7 +124,7 @@ def _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f):
 @jit
 def _compute(c, st, fs, KG, src, active, na, dtype_of):
     """Column ``c`` on the active rows, computed here (kinds 1 to 6) as Python would; kinds
-    5 and 6 up to NumPy's last operation, which Python applies (:data:`NEED_FINISH`)."""
+    5 and 6 up to NumPy's last operation (:func:`_finish`, or Python: :data:`NEED_FINISH`)."""
     col = np.empty(na, dtype=dtype_of.dtype)
     kind = st[KIND]
     if kind == 1:                         # a Gram matrix
