@@ -6,7 +6,11 @@ package may be read-only, and compiled files do not belong in the source tree, s
 this module points the cache at the user's cache folder,
 ``$XDG_CACHE_HOME/svmtext/numba`` (default ``~/.cache/svmtext/numba``), before numba
 reads its configuration -- or, if numba was imported earlier, makes it read the
-configuration again. A ``NUMBA_CACHE_DIR`` set by the user is kept.
+configuration again. A ``NUMBA_CACHE_DIR`` set by the user is the base folder instead.
+Within it each version of the package's sources has a folder of its own
+(:func:`_code_digest`: numba would otherwise serve a compiled function with the old
+code of the functions it calls from other files); the folders of older versions can
+be deleted.
 
 Import :data:`njit` (and :data:`prange`) from this module, never from numba directly.
 It also gives compiled code access to values without reference counting
@@ -23,8 +27,33 @@ from pathlib import Path
 __all__ = ["CACHE_DIR", "njit", "prange", "jit", "pointer", "borrowed",
            "prefer_threading_layers"]
 
-CACHE_DIR = os.environ.get("NUMBA_CACHE_DIR") or str(
+
+
+def _code_digest() -> str:
+    """``code-`` and a digest of the package's sources: the name of the cache folder.
+
+    numba keys a function's cache entry on its own file only, while a compiled function
+    carries the code of the compiled functions it calls from other files (the SMO loop
+    those of :mod:`svmtext.smo._core`, :mod:`svmtext.smo._cache` and the intrinsics of
+    this module and :mod:`svmtext._ufunc`): after a change to one of those, the cache would
+    serve the caller's old machine code. Each version of the sources therefore has a
+    folder of its own."""
+    import hashlib
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent
+    try:
+        for path in sorted(root.rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    except OSError:                         # sources not readable: one folder for all
+        return "code-unknown"
+    return "code-" + digest.hexdigest()[:16]
+
+
+_BASE = os.environ.get("NUMBA_CACHE_DIR") or str(
     Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "svmtext" / "numba")
+_DIGEST = _code_digest()
+CACHE_DIR = _BASE if Path(_BASE).name == _DIGEST else str(Path(_BASE) / _DIGEST)
 
 if os.environ.get("NUMBA_CACHE_DIR") != CACHE_DIR:
     os.environ["NUMBA_CACHE_DIR"] = CACHE_DIR

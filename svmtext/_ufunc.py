@@ -16,8 +16,9 @@ compiled code. A caller must still check the results against NumPy's
 (:func:`svmtext.smo._columns.finishing_loop`) before it relies on them.
 
 numba's on-disk cache of a compiled function notices changes to that function's own
-file only: after a change to the code generation here, touch the files of the callers
-(:mod:`svmtext.smo._loop`).
+file only; the package's cache folder changes with any of its sources
+(:data:`svmtext._numba.CACHE_DIR`), so the callers are compiled again after a change
+here.
 """
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 __all__ = ["inner_loop", "call_inner_loop", "call_binary_inner_loop"]
+
+
+_POINTER = ctypes.sizeof(ctypes.c_void_p)
 
 
 class _UFuncObject(ctypes.Structure):
@@ -62,8 +66,8 @@ def inner_loop(ufunc: np.ufunc, dtype) -> tuple[int, int]:
         return 0, 0
     for t in range(u.ntypes):
         if all(code == dtype.num for code in codes[m * t:m * (t + 1)]):
-            function = ctypes.c_void_p.from_address(u.functions + 8 * t).value or 0
-            data = (ctypes.c_void_p.from_address(u.data + 8 * t).value or 0) if u.data else 0
+            function = ctypes.c_void_p.from_address(u.functions + _POINTER * t).value or 0
+            data = (ctypes.c_void_p.from_address(u.data + _POINTER * t).value or 0) if u.data else 0
             return function, data
     return 0, 0
 

@@ -148,6 +148,9 @@ def test_numpys_inner_loop_gives_numpys_bits():
             np.testing.assert_array_equal(out.view(np.int64),
                                           ufunc(x, *operand).view(np.int64))
     assert inner_loop(np.exp, np.int8) == (0, 0)
+    from svmtext.smo._columns import finishing_loop
+    assert finishing_loop("poly", np.array(3)) == (0, 0)       # not a key: NumPy's way
+    assert finishing_loop("linear", 3) == (0, 0)
     assert inner_loop(np.divmod, np.float64) == (0, 0)
     assert inner_loop(len, np.float64) == (0, 0)
 

@@ -151,6 +151,37 @@ def get_stored(store, c):
     return store[c]
 
 
+# ``out[:, k] = column`` writes one value per row of ``out``, each in another cache line;
+# the two copies below write ``out`` a block of rows at a time instead (the same values)
+_ROWS = 64
+
+
+@jit
+def gather_full_columns(store, held, n, cols, rows, out, full):
+    """``out[t, k] = K[rows[t], cols[k]]`` for the columns ``cols[k]`` held whole
+    (``full[k]`` true); ``full[k]`` false for the others (partial or not held)."""
+    for k in range(len(cols)):
+        full[k] = held[cols[k]] and len(store[cols[k]]) == n
+    for lo in range(0, len(rows), _ROWS):
+        hi = min(lo + _ROWS, len(rows))
+        for k in range(len(cols)):
+            if full[k]:
+                col = store[cols[k]]
+                for t in range(lo, hi):
+                    out[t, k] = col[rows[t]]
+
+
+@jit
+def scatter_columns(out, ks, block_T):
+    """``out[:, ks[c]] = block_T[c]``: the rows of ``block_T`` become columns of ``out``."""
+    for lo in range(0, out.shape[0], _ROWS):
+        hi = min(lo + _ROWS, out.shape[0])
+        for c in range(len(ks)):
+            k = ks[c]
+            for t in range(lo, hi):
+                out[t, k] = block_T[c, t]
+
+
 @jit
 def lru_order(lru):
     head = lru.shape[1] - 1
@@ -246,29 +277,29 @@ class ColumnCache:
         rows) get their rows ``inactive`` computed and are stored as full columns; the
         rest is computed. Call :meth:`reset` after the last block.
         """
-        cols = np.asarray(cols)
+        cols = np.asarray(cols, dtype=np.int64)
+        inactive = np.asarray(inactive, dtype=np.int64)
         out = np.empty((len(inactive), len(cols)), dtype=self.provider.dtype)
+        full = np.empty(len(cols), dtype=np.bool_)
+        gather_full_columns(self.store, self.held, self.n, cols, inactive, out, full)
         partial, missing = {}, []
-        for k, i in enumerate(cols):
-            if not self.held[int(i)]:
-                missing.append(k)
-                continue
-            col = get_stored(self.store, int(i))
-            if len(col) == self.n:
-                out[:, k] = col[inactive]
+        for k in np.flatnonzero(~full):
+            if self.held[cols[k]]:      # held here: storing a completed column may evict it
+                partial[k] = get_stored(self.store, int(cols[k]))
             else:
-                partial[k] = col        # held here: storing a completed column may evict it
+                missing.append(k)
         if partial:
-            ks = list(partial)
+            ks = np.fromiter(partial, dtype=np.int64, count=len(partial))
             block = self.provider.block(inactive, cols[ks])
-            out[:, ks] = block
+            scatter_columns(out, ks, block.T)
             for c, k in enumerate(ks):
                 full = np.empty(self.n, dtype=block.dtype)
                 full[self.rows] = partial[k]
                 full[inactive] = block[:, c]
                 self._store(int(cols[k]), full)
         if missing:
-            out[:, missing] = self.provider.block(inactive, cols[missing])
+            missing = np.asarray(missing, dtype=np.int64)
+            scatter_columns(out, missing, self.provider.block(inactive, cols[missing]).T)
         return out
 
     def reset(self) -> None:

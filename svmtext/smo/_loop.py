@@ -245,7 +245,8 @@ def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
     if kind != 0 and (kind < 4 or na > 1):    # (one row: NumPy's own path for 4 to 6)
         col = _compute(c, st, fs, KG, src, active, na, buf)
         st[EVALS] += na
-        finished = kind >= 5 and st[FINISH_LOOP] != 0
+        # (the loops found are float64's: a column of another type asks Python)
+        finished = kind >= 5 and st[FINISH_LOOP] != 0 and col.itemsize == 8
         if finished:                      # NumPy's own exp or power loop, called here
             _finish(st, fs, col)
         store_column(store, held, lru, info, c, col)
