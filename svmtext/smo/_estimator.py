@@ -102,7 +102,9 @@ class SMOSVC(BaseSVC):
         Pair updates made.
     fit_info_ : dict
         ``dual_objective`` :math:`W(\\alpha)`, ``gap``, ``n_iter``, ``n_kernel_evals``,
-        ``converged``, ``cache_hits``, ``cache_misses``.
+        ``converged``, ``cache_hits``, ``cache_misses``, ``n_shrink`` (times variables
+        were set aside) and ``n_unshrink`` (times the full problem was restored and the
+        gradient of the set-aside variables rebuilt).
     class_weight_ : (2,) array
         :math:`w_c` of ``classes_``.
     probA_, probB_ : (1,) arrays
@@ -183,7 +185,8 @@ class SMOSVC(BaseSVC):
                         shrinking=self.shrinking)
         info = {"gap": res.gap, "n_iter": res.n_iter, "n_kernel_evals": res.n_kernel_evals,
                 "converged": res.converged, "cache_hits": res.cache_hits,
-                "cache_misses": res.cache_misses}
+                "cache_misses": res.cache_misses, "n_shrink": res.n_shrink,
+                "n_unshrink": res.n_unshrink}
         # K(alpha y) at every training point is y - g: W without a kernel evaluation
         self._set_solution(X, y, res.alpha, res.b, C, info, Kv=y - res.gradient)
         self.n_iter_ = res.n_iter
