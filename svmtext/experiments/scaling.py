@@ -200,11 +200,17 @@ def _summary(learner, clf, X, y, C, gamma, Xte, yte):
 
 
 def _warm_up(config, C, gamma):
-    """Untimed fits of every learner on a few points: compiled code is loaded once,
-    in the parent, before the fits are forked."""
+    """Untimed fits of every learner on a few points, and of our SMO learners on 3,000
+    (enough to shrink and rebuild the gradient: shrinking is tried every 1,000
+    selections): compiled code is compiled or loaded once, in the parent, before the
+    fits are forked."""
     X, y = _subset(config, config["warm_up"])
     for learner in _learners(config):
         _make(learner, C, gamma, config).fit(X, y)
+    X, y = _subset(config, max(config["warm_up"], 3000))
+    for learner in _learners(config):
+        if learner in SMO:
+            _make(learner, C, gamma, config).fit(X, y)
 
 
 def _quiet_blas(config, interval=0.02, timeout=2.0):
