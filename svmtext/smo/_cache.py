@@ -35,9 +35,9 @@ from .._numba import jit
 __all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "ADDRESS", "LENGTH"]
 
 NBYTES, CAPACITY, COUNT, HITS, MISSES = range(5)
-# rows of ``lru`` after the predecessors (0) and successors (1). The compiled loop
-# (_loop.py) has these constants compiled in, and numba's on-disk cache notices a change
-# only in the file of the function it compiles: change _loop.py with them.
+# rows of ``lru`` after the predecessors (0) and successors (1); the compiled loop
+# (_loop.py) has them compiled in (numba's cache folder changes with every source file:
+# svmtext._numba.CACHE_DIR)
 ADDRESS, LENGTH = 2, 3
 
 
@@ -280,10 +280,10 @@ class ColumnCache:
         cols = np.asarray(cols, dtype=np.int64)
         inactive = np.asarray(inactive, dtype=np.int64)
         out = np.empty((len(inactive), len(cols)), dtype=self.provider.dtype)
-        full = np.empty(len(cols), dtype=np.bool_)
-        gather_full_columns(self.store, self.held, self.n, cols, inactive, out, full)
+        whole = np.empty(len(cols), dtype=np.bool_)
+        gather_full_columns(self.store, self.held, self.n, cols, inactive, out, whole)
         partial, missing = {}, []
-        for k in np.flatnonzero(~full):
+        for k in np.flatnonzero(~whole):
             if self.held[cols[k]]:      # held here: storing a completed column may evict it
                 partial[k] = get_stored(self.store, int(cols[k]))
             else:

@@ -94,6 +94,15 @@ def loop_products_are_numpys() -> bool:
     return True
 
 
+def numpy_last_operation(col, kernel, degree) -> None:
+    """In place, NumPy's last operation on an RBF column (``exp``) or a polynomial one
+    (the power ``degree``), as :meth:`KernelColumns.numpy_column` applies it."""
+    if kernel == "rbf":
+        np.exp(col, out=col)
+    else:
+        col **= degree
+
+
 def finishing_loop(kernel: str, degree=3) -> tuple[int, int]:
     r"""``(function, data)``: the inner loop of NumPy's last operation on a float64 RBF
     column (``np.exp``) or polynomial column (``col **= degree``, the ``float64`` power
@@ -140,13 +149,10 @@ def _finishing_loop(kernel, degree_type, degree) -> tuple[int, int]:
                 a = -np.abs(a)
             out = buf[offset:offset + n]
             out[:] = a
+            expected = a.copy()
             with np.errstate(all="ignore"):
                 apply_inner_loop(function, data, out, operand)
-                if kernel == "rbf":
-                    expected = np.exp(a)
-                else:
-                    expected = a.copy()
-                    expected **= degree
+                numpy_last_operation(expected, kernel, degree)
             if not np.array_equal(out.view(np.int64), expected.view(np.int64)):
                 return 0, 0
     return function, data
@@ -350,10 +356,7 @@ class KernelColumns:
         (RBF) or power (polynomial). The loop applies it itself, by NumPy's own inner
         loop, where :func:`finishing_loop` found and checked that loop; this is the way
         back where it did not."""
-        if self.kernel == "rbf":
-            np.exp(col, out=col)
-        else:
-            col **= self.degree
+        numpy_last_operation(col, self.kernel, self.degree)
 
     def compiled_source(self) -> tuple:
         """What the compiled SMO loop needs to compute columns itself:

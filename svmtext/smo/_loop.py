@@ -124,7 +124,8 @@ def _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f):
 @jit
 def _compute(c, st, fs, KG, src, active, na, dtype_of):
     """Column ``c`` on the active rows, computed here (kinds 1 to 6) as Python would; kinds
-    5 and 6 up to NumPy's last operation (:func:`_finish`, or Python: :data:`NEED_FINISH`)."""
+    5 and 6 up to NumPy's last operation (:func:`_miss` applies it, or Python:
+    :data:`NEED_FINISH`)."""
     col = np.empty(na, dtype=dtype_of.dtype)
     kind = st[KIND]
     if kind == 1:                         # a Gram matrix
@@ -211,25 +212,13 @@ def blas_products(X, c) -> tuple:
 @jit
 def apply_inner_loop(function, data, a, operand):
     """The inner loop at ``function`` in place on the contiguous array ``a``, as
-    :func:`_finish` calls it: ``exp(a)`` (``operand`` empty) or ``a ** operand[0]``
+    :func:`_miss` calls it: ``exp(a)`` (``operand`` empty) or ``a ** operand[0]``
     (:func:`svmtext.smo._columns.finishing_loop` checks it on a few arrays)."""
     if len(operand) == 0:
         call_inner_loop(function, data, len(a), a.ctypes.data, a.itemsize)
     else:
         call_binary_inner_loop(function, data, len(a), a.ctypes.data, a.itemsize,
                                operand.ctypes.data, 0)
-
-
-@jit
-def _finish(st, fs, col):
-    """NumPy's last operation on a column of kind 5 (``exp``) or 6 (the power
-    ``fs[EXPONENT]``), by its own inner loop at ``st[FINISH_LOOP]``."""
-    if st[KIND] == 5:
-        call_inner_loop(st[FINISH_LOOP], st[FINISH_DATA], len(col), col.ctypes.data,
-                        col.itemsize)
-    else:
-        call_binary_inner_loop(st[FINISH_LOOP], st[FINISH_DATA], len(col), col.ctypes.data,
-                               col.itemsize, fs[EXPONENT:].ctypes.data, 0)
 
 
 @jit
@@ -247,8 +236,9 @@ def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
         st[EVALS] += na
         # (the loops found are float64's: a column of another type asks Python)
         finished = kind >= 5 and st[FINISH_LOOP] != 0 and col.itemsize == 8
-        if finished:                      # NumPy's own exp or power loop, called here
-            _finish(st, fs, col)
+        if finished:                      # NumPy's own exp (kind 5) or power (kind 6)
+            apply_inner_loop(st[FINISH_LOOP], st[FINISH_DATA], col,
+                             fs[EXPONENT:EXPONENT + kind - 5])
         store_column(store, held, lru, info, c, col)
         if kind < 5 or finished:
             return col
