@@ -28,7 +28,8 @@ from ._validation import check_C
 from .kernels import get_kernel, kernel_diag, resolve_gamma
 from .kkt import dual_objective_from_coef
 
-__all__ = ["BaseSVC", "KernelParamsMixin", "labels_to_pm1", "KERNEL_CONSTRAINTS"]
+__all__ = ["BaseSVC", "KernelParamsMixin", "labels_to_pm1", "labels_to_codes",
+           "KERNEL_CONSTRAINTS"]
 
 KERNEL_CONSTRAINTS = {
     "kernel": [StrOptions({"linear", "poly", "rbf"}), callable],
@@ -60,6 +61,28 @@ def labels_to_pm1(y) -> tuple[np.ndarray, np.ndarray]:
             f"a binary SVM needs exactly two classes in y; got {len(classes)} class"
             f"{'es' if len(classes) != 1 else ''}: {classes.tolist()[:10]}")
     return classes, np.where(y == classes[1], 1.0, -1.0)
+
+
+def labels_to_codes(y) -> tuple[np.ndarray, np.ndarray]:
+    """Classes and the class index of every label, for two classes or more; two
+    classes give :func:`labels_to_pm1`'s ``-1/+1`` instead. ValueError for one class."""
+    if type(y) is np.ndarray and y.ndim == 1 and y.dtype.kind in "iuf":
+        classes, codes = np.unique(y, return_inverse=True)
+        if len(classes) <= 2:
+            return labels_to_pm1(y)
+        # finite integral numbers are what scikit-learn's type_of_target calls
+        # 'multiclass'; anything else takes check_classification_targets below
+        if y.dtype.kind != "f" or (np.all(np.isfinite(classes)) and np.all(
+                classes == classes.astype(np.int64).astype(classes.dtype))):
+            return classes, codes
+    check_classification_targets(y)
+    classes, codes = np.unique(y, return_inverse=True)
+    if len(classes) == 2:
+        return labels_to_pm1(y)
+    if len(classes) < 2:
+        raise ValueError(f"an SVM needs at least two classes in y; got 1 class: "
+                         f"{classes.tolist()}")
+    return classes, codes.ravel()
 
 
 _PARAM_NAMES: dict = {}
@@ -187,12 +210,16 @@ class BaseSVC(KernelParamsMixin, ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
+    def _encode_labels(self, y):
+        """``classes_`` and the labels the solver reads (:func:`labels_to_pm1`)."""
+        return labels_to_pm1(y)
+
     def _prepare(self, X, y):
         """Validate ``X, y``; set ``classes_``, ``_gamma``; return ``X, y in {-1, +1}, C``."""
         validate_params(self)
         Xy = _plain_fit_data(self, X, y)
         X, y = Xy if Xy is not None else validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_pm = labels_to_pm1(y)
+        self.classes_, y_pm = self._encode_labels(y)
         C = check_C(self.C)
         self._resolve_kernel(X)
         return X, y_pm, C

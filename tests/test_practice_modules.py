@@ -14,7 +14,7 @@ from svmtext.feature_map import poly2_feature_map, poly2_feature_names
 from svmtext.hulls import nearest_hull_points
 from svmtext.kernels import linear_kernel, rbf_kernel
 from svmtext.kkt import alpha_status
-from svmtext.multiclass import libsvm_vote, ovo_pair_decisions
+from svmtext.multiclass import libsvm_vote, ovo_decisions, ovo_pair_decisions, ovo_pairs
 from svmtext.qp import solve_dual
 from svmtext.smo import SMOSVC, smo_solve
 
@@ -137,6 +137,57 @@ def test_libsvm_vote_is_svc_predict(name):
     k = len(ovo.classes_)
     assert votes.sum(axis=1).tolist() == [k * (k - 1) // 2] * len(X)
     assert np.abs(F - svc.decision_function(X)).max() < 10 * tol
+
+
+@needs_data
+def test_smosvc_one_vs_one_is_libsvms():
+    """SMOSVC's own one-vs-one: SVC's pairs, sign, layout and vote."""
+    from svmtext.datasets import load_vehicle
+    X, y = load_vehicle()
+    X = MinMaxScaler((-1, 1)).fit_transform(X)
+    tol = 1e-3
+    ours = SMOSVC(C=2.0, gamma=0.5, tol=tol, decision_function_shape="ovo").fit(X, y)
+    svc = SVC(C=2.0, gamma=0.5, tol=tol, decision_function_shape="ovo").fit(X, y)
+    F = ours.decision_function(X)
+    assert F.shape == (len(X), 6) and ours.dual_coef_.shape[0] == 3
+    assert np.abs(F - svc.decision_function(X)).max() < 10 * tol
+    # the same pairs as OneVsOneClassifier around the binary SMOSVC (its sign flipped)
+    ovo = OneVsOneClassifier(SMOSVC(C=2.0, gamma=0.5, tol=tol)).fit(X, y)
+    assert np.abs(F - ovo_pair_decisions(ovo, X)).max() < 10 * tol
+    # W of each pair: at SMO's stopping rule the duality gap is at most n C (m - M),
+    # so both are within n C tol of the pair's optimum
+    for p, est in enumerate(ovo.estimators_):
+        W = est.fit_info_["dual_objective"]
+        assert abs(ours.fit_info_["dual_objective"][p] - W) <= len(est.alpha_) * 2.0 * tol
+    # LIBSVM's vote on these f_ij is SVC's prediction; 'ovr' scores rank it first
+    assert np.array_equal(ours.predict(X), svc.predict(X))
+    ovr = ours.set_params(decision_function_shape="ovr").decision_function(X)
+    tied = libsvm_vote(F, 4)[2]
+    assert np.array_equal(ours.classes_[ovr.argmax(axis=1)][~tied], ours.predict(X)[~tied])
+
+
+def test_one_vs_one_layout_reads_as_libsvm_stores_it():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 2)) + np.repeat([[0, 0], [3, 0], [0, 3]], 20, axis=0)
+    y = np.repeat(np.array(["b", "a", "c"]), 20)           # classes_ sorted: a, b, c
+    svc = SVC(kernel="linear", C=0.5, decision_function_shape="ovo").fit(X, y)
+    # SVC's own layout, read by ovo_decisions, gives SVC's decision values
+    K = linear_kernel(X, svc.support_vectors_)
+    assert np.allclose(ovo_decisions(K, svc.n_support_, svc.dual_coef_, svc.intercept_),
+                       svc.decision_function(X), atol=1e-10)
+    ours = SMOSVC(kernel="linear", C=0.5, decision_function_shape="ovo").fit(X, y)
+    # the layout from alpha_ gives each pair's sum_s alpha_s y_s k(x_s, x) + b_ij
+    codes = np.searchsorted(ours.classes_, y)
+    for p, (i, j) in enumerate(ovo_pairs(3)):
+        yp = np.where(codes == i, 1.0, np.where(codes == j, -1.0, 0.0))
+        f = linear_kernel(X, X) @ (ours.alpha_[p] * yp) + ours.intercept_[p]
+        assert np.allclose(ours.decision_function(X)[:, p], f, atol=1e-10)
+        assert np.all(ours.alpha_[p][yp == 0] == 0)
+    assert ours.n_support_.sum() == len(ours.support_) and list(ours.classes_) == ["a", "b", "c"]
+    assert np.all(np.diff(codes[ours.support_]) >= 0)     # grouped by class
+    assert ours.fit_info_["n_iter"].shape == (3,) and ours.n_iter_.shape == (3,)
+    with pytest.raises(ValueError, match="OneVsOneClassifier"):
+        SMOSVC(probability=True).fit(X, y)
 
 
 def test_vote_ties_go_to_the_first_class():

@@ -1,4 +1,5 @@
-r"""``SMOSVC``: the binary kernel SVM trained by SMO, scikit-learn compatible (book: :ref:`sec-smo`).
+r"""``SMOSVC``: the kernel SVM trained by SMO, scikit-learn compatible (book: :ref:`sec-smo`);
+more than two classes one-vs-one, as LIBSVM (book: :ref:`sec-practice-multiclass`).
 
 The Gram matrix is never formed: kernel columns are computed on demand
 (:class:`~svmtext.smo.KernelColumns`) and kept in an LRU cache of ``cache_size`` MB.
@@ -15,10 +16,13 @@ from sklearn.base import clone
 from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import _ovr_decision_function
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_kernel_psd, kernel_needs_check
-from ..base import BaseSVC
+from ..base import BaseSVC, labels_to_codes
+from ..kkt import dual_objective_from_coef
+from ..multiclass import libsvm_vote, ovo_decisions, ovo_layout, ovo_pairs
 from ..probability import cv_decision_values, platt_fit, platt_predict
 from ._columns import GramColumns, KernelColumns
 from ._solver import smo_solve
@@ -51,7 +55,13 @@ def column_threads(n_jobs) -> int:
 
 
 class SMOSVC(BaseSVC):
-    """Binary kernel SVM fitted by sequential minimal optimisation.
+    """Kernel SVM fitted by sequential minimal optimisation.
+
+    Two classes give one SVM. With :math:`k > 2` classes the fit solves the
+    :math:`k(k-1)/2` one-vs-one problems of LIBSVM (:mod:`svmtext.multiclass`): the
+    pair :math:`(i, j)`, :math:`i < j`, on the points of classes :math:`i` and :math:`j`
+    with class :math:`i` as :math:`y = +1`; ``gamma='scale'`` is resolved once on all
+    of ``X``, as ``SVC`` does; ``predict`` is LIBSVM's vote.
 
     Parameters
     ----------
@@ -77,11 +87,14 @@ class SMOSVC(BaseSVC):
         Precision of the kernel columns (LIBSVM uses float32 for :math:`Q`).
     class_weight : dict, 'balanced' or None, default=None
         Per-class box constants :math:`0 \\le \\alpha_i \\le C w_{y_i}` (LIBSVM ``-wi``);
-        ``'balanced'``: :math:`w_c = n / (2 n_c)` (book: :ref:`sec-practice-imbalance`).
+        ``'balanced'``: :math:`w_c = n / (k n_c)` for :math:`k` classes (book:
+        :ref:`sec-practice-imbalance`).
     probability : bool, default=False
         Fit Platt's sigmoid on 5-fold cross-validated decision values
         (:func:`svmtext.probability.platt_fit`; LIBSVM ``-b 1``) and enable
-        ``predict_proba`` (book: :ref:`sec-practice-probability`).
+        ``predict_proba`` (book: :ref:`sec-practice-probability`); two classes only
+        (for more, ``OneVsOneClassifier(SMOSVC(probability=True))`` or scikit-learn's
+        ``CalibratedClassifierCV``).
     random_state : int, RandomState or None, default=None
         Seed of the internal cross-validation split (``probability=True`` only).
     n_jobs : int or None, default=None
@@ -93,19 +106,29 @@ class SMOSVC(BaseSVC):
         The compiled columns of data with many zeros (MNIST) use numba's threads, dense
         data BLAS's (book: :ref:`sec-smo-benchmark`). Pays off when columns are long and
         costly (:math:`n` in the thousands); a small problem is faster on one thread.
+    decision_function_shape : {'ovr', 'ovo'}, default='ovr'
+        More than two classes only, as ``SVC``: ``'ovo'`` gives the pairs' decision
+        values :math:`f_{ij}` ``(n, k(k-1)/2)`` in LIBSVM's sign; ``'ovr'`` turns them into
+        ``(n, k)`` per-class scores (votes plus squashed confidences, scikit-learn's
+        ``_ovr_decision_function``) whose largest is the prediction except on tied votes.
 
     Attributes
     ----------
     classes_, alpha_, support_, support_vectors_, dual_coef_, intercept_, n_support_, C_
-        As in :class:`~svmtext.base.BaseSVC`.
-    n_iter_ : int
-        Pair updates made.
+        As in :class:`~svmtext.base.BaseSVC` for two classes. For :math:`k > 2`, as
+        ``SVC``: ``dual_coef_`` :math:`(k-1, n_{SV})` and ``support_`` in LIBSVM's layout
+        (:func:`~svmtext.multiclass.ovo_layout`), ``intercept_`` the :math:`k(k-1)/2`
+        biases :math:`b_{ij}`, ``alpha_`` :math:`(k(k-1)/2, n)`, each pair's
+        :math:`\\alpha` on its points and 0 elsewhere.
+    n_iter_ : int, or (k(k-1)/2,) int array
+        Pair updates made (per one-vs-one problem).
     fit_info_ : dict
         ``dual_objective`` :math:`W(\\alpha)`, ``gap``, ``n_iter``, ``n_kernel_evals``,
         ``converged``, ``cache_hits``, ``cache_misses``, ``n_shrink`` (times variables
         were set aside) and ``n_unshrink`` (times the full problem was restored and the
-        gradient of the set-aside variables rebuilt).
-    class_weight_ : (2,) array
+        gradient of the set-aside variables rebuilt); for :math:`k > 2` classes each an
+        array over the pairs of :func:`~svmtext.multiclass.ovo_pairs`.
+    class_weight_ : (k,) array
         :math:`w_c` of ``classes_``.
     probA_, probB_ : (1,) arrays
         Platt's :math:`A, B` with ``probability=True``:
@@ -132,12 +155,13 @@ class SMOSVC(BaseSVC):
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "probability": ["boolean"],
         "random_state": ["random_state"],
+        "decision_function_shape": [StrOptions({"ovr", "ovo"})],
     }
 
     def __init__(self, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3,
                  selection="wss2", shrinking=True, cache_size=200.0, max_iter=None,
                  dtype="float64", class_weight=None, probability=False, random_state=None,
-                 n_jobs=None):
+                 n_jobs=None, decision_function_shape="ovr"):
         super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma, coef0=coef0)
         self.tol = tol
         self.selection = selection
@@ -149,40 +173,61 @@ class SMOSVC(BaseSVC):
         self.probability = probability
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.decision_function_shape = decision_function_shape
 
-    def _box(self, y, C):
-        r"""Per-sample box :math:`C w_{y_i}` (a scalar when every weight is 1)."""
-        self.class_weight_ = np.ones(2)
-        if self.class_weight == "balanced":          # w_c = n / (2 n_c)
-            self.class_weight_ = compute_class_weight("balanced", classes=np.array([-1.0, 1.0]),
-                                                      y=y)
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = not self.probability    # Platt: two classes
+        return tags
+
+    def _encode_labels(self, y):
+        return labels_to_codes(y)
+
+    def _box(self, codes, C):
+        r"""Per-sample box :math:`C w_{y_i}` of the points of class index ``codes`` (a
+        scalar when every weight is 1); sets ``class_weight_``."""
+        k = len(self.classes_)
+        self.class_weight_ = np.ones(k)
+        if self.class_weight == "balanced":          # w_c = n / (k n_c)
+            self.class_weight_ = compute_class_weight("balanced", classes=np.arange(k),
+                                                      y=codes)
         elif isinstance(self.class_weight, dict):      # keyed by the user's labels
             self.class_weight_ = np.array([float(self.class_weight.get(c, 1.0))
                                            for c in self.classes_])
             if not np.all(self.class_weight_ > 0):
-                raise ValueError("class_weight must be positive for both classes; got "
+                raise ValueError("class_weight must be positive for every class; got "
                                  f"{dict(zip(self.classes_.tolist(), self.class_weight_))}")
         if np.all(self.class_weight_ == 1.0):
             return C
-        return C * self.class_weight_[(y > 0).astype(int)]
+        return C * self.class_weight_[codes]
+
+    def _columns(self, X, rows=None):
+        """The kernel columns of the training points ``X[rows]`` (all without ``rows``)."""
+        if self.kernel == "precomputed":                 # no kernel to compute
+            return GramColumns(X if rows is None else X[np.ix_(rows, rows)],
+                               dtype=np.dtype(self.dtype))
+        return KernelColumns(X if rows is None else X[rows], self.kernel, gamma=self._gamma,
+                             degree=self.degree, coef0=self.coef0,
+                             dtype=np.dtype(self.dtype), n_threads=column_threads(self.n_jobs))
+
+    def _smo(self, provider, y, box):
+        return smo_solve(provider, y, box, tol=self.tol, max_iter=self.max_iter,
+                         selection=self.selection, cache_size=self.cache_size,
+                         shrinking=self.shrinking)
 
     def fit(self, X, y) -> Self:
         """Fit by SMO on kernel columns computed on demand (or on the Gram matrix ``X``
-        with ``kernel='precomputed'``); with ``probability=True``, then fit Platt's sigmoid
-        on 5-fold cross-validated decision values."""
+        with ``kernel='precomputed'``), one SVM per pair of classes for more than two;
+        with ``probability=True``, then fit Platt's sigmoid on 5-fold cross-validated
+        decision values."""
         X, y, C = self._prepare(X, y)
         if self.kernel == "precomputed":
             self._check_gram(X)
-            provider = GramColumns(X, dtype=np.dtype(self.dtype))   # no kernel to compute
-        else:
-            if kernel_needs_check(self.kernel, self.coef0):
-                check_kernel_psd(self._kernel_function(), X, needed_by="SMO's dual")
-            provider = KernelColumns(X, self.kernel, gamma=self._gamma, degree=self.degree,
-                                     coef0=self.coef0, dtype=np.dtype(self.dtype),
-                                     n_threads=column_threads(self.n_jobs))
-        res = smo_solve(provider, y, self._box(y, C), tol=self.tol, max_iter=self.max_iter,
-                        selection=self.selection, cache_size=self.cache_size,
-                        shrinking=self.shrinking)
+        elif kernel_needs_check(self.kernel, self.coef0):
+            check_kernel_psd(self._kernel_function(), X, needed_by="SMO's dual")
+        if len(self.classes_) > 2:
+            return self._fit_one_vs_one(X, y, C)
+        res = self._smo(self._columns(X), y, self._box((y > 0).astype(int), C))
         info = {"gap": res.gap, "n_iter": res.n_iter, "n_kernel_evals": res.n_kernel_evals,
                 "converged": res.converged, "cache_hits": res.cache_hits,
                 "cache_misses": res.cache_misses, "n_shrink": res.n_shrink,
@@ -197,15 +242,75 @@ class SMOSVC(BaseSVC):
             self.probA_, self.probB_ = np.array([A]), np.array([B])
         return self
 
+    def _fit_one_vs_one(self, X, codes, C) -> Self:
+        r"""The :math:`k(k-1)/2` pairs of LIBSVM's one-vs-one, stored in its layout."""
+        if self.probability:
+            raise ValueError(
+                "Only binary classification is supported with probability=True (Platt's "
+                f"sigmoid); the type of the target is multiclass, {len(self.classes_)} "
+                "classes. Use OneVsOneClassifier(SMOSVC(probability=True)) or "
+                "scikit-learn's CalibratedClassifierCV(SMOSVC()) for class probabilities.")
+        box = self._box(codes, C)
+        solutions, b, infos, W = [], [], [], []
+        for i, j in ovo_pairs(len(self.classes_)):
+            rows = np.flatnonzero((codes == i) | (codes == j))
+            y = np.where(codes[rows] == i, 1.0, -1.0)          # LIBSVM: class i is +1
+            res = self._smo(self._columns(X, rows), y, box if np.isscalar(box) else box[rows])
+            solutions.append((rows, res.alpha))
+            b.append(res.b)
+            sv = res.alpha > 0                          # K(alpha y) on the pair's points: y - g
+            W.append(dual_objective_from_coef((res.alpha * y)[sv][None, :],
+                                              Kv=(y - res.gradient)[sv]))
+            infos.append(res)
+        self.support_, self.n_support_, self.dual_coef_ = ovo_layout(
+            codes, len(self.classes_), solutions)
+        self.support_vectors_ = X[self.support_]
+        self.intercept_ = np.array(b, dtype=float)
+        self.alpha_ = np.zeros((len(solutions), len(codes)))
+        for p, (rows, alpha) in enumerate(solutions):
+            self.alpha_[p, rows] = alpha
+        self.C_ = C
+        self.n_iter_ = np.array([r.n_iter for r in infos])
+        self.fit_info_ = {"dual_objective": np.array(W), **{
+            key: np.array([getattr(r, key) for r in infos]) for key in (
+                "gap", "n_iter", "n_kernel_evals", "converged", "cache_hits",
+                "cache_misses", "n_shrink", "n_unshrink")}}
+        return self
+
+    def _kernel_to_support(self, X):
+        """:math:`k(x, x_s)` of the rows of ``X`` and the support vectors, ``(n, n_SV)``."""
+        if self.kernel == "precomputed":       # X holds k(x, x_i) for the training points
+            return X[:, self.support_]
+        return self._kernel_function()(X, self.support_vectors_)
+
     def decision_function(self, X) -> np.ndarray:
         """:math:`f(x) = \\sum_{i\\in S} \\alpha_i y_i k(x_i, x) + b`; positive means
         ``classes_[1]``. With ``kernel='precomputed'`` ``X`` holds :math:`k(x, x_i)` for the
-        training points :math:`x_i` (one column each)."""
-        if self.kernel != "precomputed":
+        training points :math:`x_i` (one column each). For more than two classes, the
+        pairs' :math:`f_{ij}` (:func:`~svmtext.multiclass.ovo_decisions`), shaped by
+        ``decision_function_shape``."""
+        if self.kernel != "precomputed" and len(getattr(self, "classes_", ())) == 2:
             return super().decision_function(X)
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X[:, self.support_] @ self.dual_coef_[0] + self.intercept_[0]
+        if len(self.classes_) == 2:
+            return X[:, self.support_] @ self.dual_coef_[0] + self.intercept_[0]
+        F = ovo_decisions(self._kernel_to_support(X), self.n_support_, self.dual_coef_,
+                          self.intercept_)
+        if self.decision_function_shape == "ovo":
+            return F
+        return _ovr_decision_function(F < 0, -F, len(self.classes_))
+
+    def predict(self, X) -> np.ndarray:
+        """Class of ``sign f(x)`` for two classes; LIBSVM's one-vs-one vote
+        (:func:`~svmtext.multiclass.libsvm_vote`, ties to the first class) for more."""
+        check_is_fitted(self)
+        if len(self.classes_) == 2:
+            return super().predict(X)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        F = ovo_decisions(self._kernel_to_support(X), self.n_support_, self.dual_coef_,
+                          self.intercept_)
+        return self.classes_[libsvm_vote(F, len(self.classes_))[0]]
 
     def _check_proba(self):
         if not self.probability:
