@@ -172,6 +172,24 @@ def gather_full_columns(store, held, n, cols, rows, out, full):
 
 
 @jit
+def complete_partial(store, held, lru, info, n, cols, rows, inactive, block):
+    """Store the partial columns ``cols`` (held, on the rows ``rows``) completed to
+    full columns, their rows ``inactive`` from ``block[:, k]``, in the order of
+    ``cols`` (every partial column is read before any is stored: storing evicts)."""
+    parts = List()
+    for k in range(len(cols)):
+        parts.append(store[cols[k]])
+    for k in range(len(cols)):
+        part = parts[k]
+        full = np.empty(n, dtype=part.dtype)
+        for t in range(len(rows)):
+            full[rows[t]] = part[t]
+        for t in range(len(inactive)):
+            full[inactive[t]] = block[t, k]
+        store_column(store, held, lru, info, cols[k], full)
+
+
+@jit
 def scatter_columns(out, ks, block_T):
     """``out[:, ks[c]] = block_T[c]``: the rows of ``block_T`` become columns of ``out``."""
     for lo in range(0, out.shape[0], _ROWS):
@@ -282,23 +300,16 @@ class ColumnCache:
         out = np.empty((len(inactive), len(cols)), dtype=self.provider.dtype)
         whole = np.empty(len(cols), dtype=np.bool_)
         gather_full_columns(self.store, self.held, self.n, cols, inactive, out, whole)
-        partial, missing = {}, []
-        for k in np.flatnonzero(~whole):
-            if self.held[cols[k]]:      # held here: storing a completed column may evict it
-                partial[k] = get_stored(self.store, int(cols[k]))
-            else:
-                missing.append(k)
-        if partial:
-            ks = np.fromiter(partial, dtype=np.int64, count=len(partial))
-            block = self.provider.block(inactive, cols[ks])
-            scatter_columns(out, ks, block.T)
-            for c, k in enumerate(ks):
-                full = np.empty(self.n, dtype=block.dtype)
-                full[self.rows] = partial[k]
-                full[inactive] = block[:, c]
-                self._store(int(cols[k]), full)
-        if missing:
-            missing = np.asarray(missing, dtype=np.int64)
+        rest = np.flatnonzero(~whole)
+        held = self.held[cols[rest]]
+        partial, missing = rest[held], rest[~held]
+        if len(partial):
+            block = self.provider.block(inactive, cols[partial])
+            scatter_columns(out, partial, block.T)
+            complete_partial(self.store, self.held, self.lru, self.info, self.n,
+                             cols[partial], np.asarray(self.rows, dtype=np.int64), inactive,
+                             np.ascontiguousarray(block))
+        if len(missing):
             scatter_columns(out, missing, self.provider.block(inactive, cols[missing]).T)
         return out
 

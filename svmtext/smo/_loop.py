@@ -25,7 +25,11 @@ The function returns to Python only for what it cannot do itself:
   give NumPy's bits (:func:`svmtext.smo._columns.finishing_loop`), NumPy applies it in
   place;
 * a column on the set-aside rows, for :math:`\bar G` when a multiplier reaches or
-  leaves its bound while shrunk (:data:`NEED_INACTIVE`);
+  leaves its bound while shrunk (:data:`NEED_INACTIVE`), the first time after each
+  shrink: Python then hands the loop the set-aside rows of the data
+  (:meth:`~svmtext.smo.KernelColumns.inactive_source`, ``st[INACTIVE_READY]``), and the
+  loop computes the later ones itself (kinds 3 to 6, with the operations of Python's
+  :meth:`~svmtext.smo.KernelColumns.block`, so with its bits; a Gram matrix is read);
 * the gradient reconstruction when the full problem is restored
   (:data:`NEED_UNSHRINK`: blocks of kernel columns of the set-aside rows);
 * after shrinking, so that the column provider keeps only the active rows
@@ -69,8 +73,8 @@ DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_FINISH =
 # the integer state st[...]
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
  INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
- KERNEL, DEGREE, FINISH, FINISH_LOOP, FINISH_DATA) = range(25)
-N_ST = 25
+ KERNEL, DEGREE, FINISH, FINISH_LOOP, FINISH_DATA, INACTIVE_READY) = range(26)
+N_ST = 26
 # the float state fs[...]
 TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0, EXPONENT = range(7)
 N_FS = 7
@@ -308,13 +312,28 @@ def _gbar_update(gbar, active, na, coef, Kr):
 
 
 @jit
-def _gbar_inactive(st, fs, gbar, inactive, KG, c, coef):
-    """:math:`\\bar G` on the set-aside rows: read from the Gram matrix, or requested."""
+def _gbar_inactive(st, fs, gbar, inactive, KG, src_i, c, coef, buf):
+    """:math:`\\bar G` on the set-aside rows: read from the Gram matrix, computed from
+    the set-aside rows of the data (``src_i``, once Python has handed them over:
+    ``st[INACTIVE_READY]``), or requested. Returns whether Python must serve it."""
     ni = st[N_INACTIVE]
-    if st[KIND] == 1:
+    kind = st[KIND]
+    if kind == 1:
         for t in range(ni):
             k = inactive[t]
             gbar[k] -= coef * KG[k, c]
+        st[EVALS] += ni
+        return False
+    # kinds 3 to 6 compute K[inactive, c] as Python's block does (NumPy's one-column
+    # path for 4 to 6 needs two rows or more; 5 and 6 need NumPy's own last operation)
+    if st[INACTIVE_READY] and (kind == 3 or (kind >= 4 and ni > 1 and (
+            kind == 4 or (st[FINISH_LOOP] != 0 and buf.itemsize == 8)))):
+        col = _compute(c, st, fs, KG, src_i, inactive, ni, buf)
+        if kind >= 5:
+            apply_inner_loop(st[FINISH_LOOP], st[FINISH_DATA], col,
+                             fs[EXPONENT:EXPONENT + kind - 5])
+        for t in range(ni):
+            gbar[inactive[t]] -= coef * col[t]
         st[EVALS] += ni
         return False
     st[REQ] = c
@@ -325,14 +344,16 @@ def _gbar_inactive(st, fs, gbar, inactive, KG, c, coef):
 @jit
 def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
         g_f, alpha_f, status_f, y_f, d_f, C_f, gbar,
-        store, held, lru, info, KG, src, buf_i, buf_j, movable, up, low, g_up, g_low, score):
+        store, held, lru, info, KG, src, src_i, buf_i, buf_j, movable, up, low, g_up, g_low,
+        score):
     r"""Run SMO iterations until done or until Python must serve a request.
 
     ``g, alpha, status, y, d, Cv`` are the active buffers (first ``st[NA]`` entries),
     ``*_f`` the full arrays, ``gbar`` :math:`-y_k\bar G_k` (global), ``store, held, lru,
     info`` the column cache, ``KG`` the Gram matrix when ``st[KIND] == 1``, ``src`` the
     data when the loop computes columns (:meth:`~svmtext.smo.KernelColumns.compiled_source`;
-    its active rows change with shrinking, so the loop returns after it), ``movable``
+    its active rows change with shrinking, so the loop returns after it), ``src_i`` the
+    same with the set-aside rows (valid while ``st[INACTIVE_READY]``), ``movable``
     all true, ``up, low, g_up, g_low, score`` the offsets and work arrays of the
     vectorised passes (:func:`svmtext.smo._core.dense_loop`). Returns a code (module
     docstring).
@@ -385,6 +406,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                         inactive[ni] = k
                         ni += 1
                 st[N_INACTIVE] = ni
+                st[INACTIVE_READY] = 0            # src_i is of the rows set aside before
                 st[NA] = n_keep
                 st[N_SHRINK] += 1
                 _offsets(g, y, status, movable, up, low, g_up, n_keep)
@@ -450,7 +472,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                     was_i = status[i] != UPPER        # it changed
                     coef = (-1.0 if was_i else 1.0) * Cv[i] * y[i]
                     _gbar_update(gbar, active, na, coef, Kp)
-                    if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, active[i], coef):
+                    if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, src_i, active[i],
+                                                 coef, buf_i):
                         st[PHASE] = P_GBAR_I
                         return NEED_INACTIVE
                 phase = P_GBAR_I
@@ -464,7 +487,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                 was_j = status[j] != UPPER        # it changed
                 coef = (-1.0 if was_j else 1.0) * Cv[j] * y[j]
                 _gbar_update(gbar, active, na, coef, Kq)
-                if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, active[j], coef):
+                if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, src_i, active[j],
+                                             coef, buf_j):
                     st[PHASE] = P_TOP
                     return NEED_INACTIVE
 
@@ -490,4 +514,7 @@ _core_threads.sparse_dot_column = _core.sparse_dot_column_threads
 _core_threads.rbf_from_dots = _core.rbf_from_dots_threads
 _compute_threads = _twin(_compute, "_compute_threads", _core=_core_threads)
 _miss_threads = _twin(_miss, "_miss_threads", _compute=_compute_threads)
-run_threads = _twin(run, "run_threads", _miss=_miss_threads)
+_gbar_inactive_threads = _twin(_gbar_inactive, "_gbar_inactive_threads",
+                               _compute=_compute_threads)
+run_threads = _twin(run, "run_threads", _miss=_miss_threads,
+                    _gbar_inactive=_gbar_inactive_threads)

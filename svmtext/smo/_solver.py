@@ -182,7 +182,10 @@ class _SMO:
             self.status_full[self.active] = self.status
 
     def _inactive(self):
-        return np.setdiff1d(np.arange(self.n), self.active, assume_unique=True)
+        """The set-aside variables, in increasing order."""
+        out = np.ones(self.n, dtype=bool)
+        out[self.active] = False
+        return np.flatnonzero(out)
 
     def shrink(self):
         r"""Remove bound variables that cannot be part of a violating pair (LIBSVM's rule).
@@ -313,12 +316,16 @@ class _SMO:
         work = (np.empty(n, dtype=cache.dtype), np.empty(n, dtype=cache.dtype),
                 np.ones(n, dtype=np.bool_), *(np.empty(n) for _ in range(5)))
 
+        src_i = None                  # the set-aside rows' data, once the loop needs them
+
         def arguments():              # the data's active rows change with shrinking
             src = source()[2] if source is not None else \
                 (none, vec0, none, vec0, no_idx, no_idx, vec0)
+            rows_i = src_i if src_i is not None else \
+                (*src[:2], np.empty((0, 0), dtype=src[2].dtype), src[3][:0], *src[4:])
             return (st, fs, *bufs, active, inactive, keep, self.g_full, self.alpha_full,
                     self.status_full, self.y_full, self.d_full, self.C_full, self.gbar,
-                    cache.store, cache.held, cache.lru, cache.info, KG, src, *work)
+                    cache.store, cache.held, cache.lru, cache.info, KG, src, rows_i, *work)
 
         args = arguments()
         numpy_column = getattr(provider, "numpy_column", lambda c: None)
@@ -337,10 +344,19 @@ class _SMO:
             elif code == L.NEED_INACTIVE:
                 rows = inactive[:st[L.N_INACTIVE]]
                 self.gbar[rows] -= fs[L.REQ_COEF] * provider.block(rows, [st[L.REQ]])[:, 0]
+                if kind in (3, 4, 5, 6) and not st[L.INACTIVE_READY]:
+                    # the loop computes the next ones itself, until the next shrink
+                    src_i = provider.inactive_source(rows)
+                    st[L.INACTIVE_READY] = 1
+                    args = arguments()
             elif code == L.SHRUNK:
+                src_i = None
                 self.active = active[:st[L.NA]].copy()
                 provider.set_active(self.active)
                 cache.rows = self.active
+                if kind in (4, 5, 6):         # dense rows: cheap to hand over at once
+                    src_i = provider.inactive_source(inactive[:st[L.N_INACTIVE]])
+                    st[L.INACTIVE_READY] = 1
                 args = arguments()
             elif code == L.NEED_UNSHRINK or (code == L.MAX_ITER and st[L.NA] < n):
                 self.active = active[:st[L.NA]].copy()
@@ -349,7 +365,8 @@ class _SMO:
                                             self.y_full, self.d_full, self.C_full)):
                     buf[:] = full
                 active[:] = np.arange(n)
-                st[L.NA], st[L.N_INACTIVE] = n, 0
+                st[L.NA], st[L.N_INACTIVE], st[L.INACTIVE_READY] = n, 0, 0
+                src_i = None
                 args = arguments()
                 if code == L.MAX_ITER:
                     break
