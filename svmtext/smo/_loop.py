@@ -73,8 +73,9 @@ DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_FINISH =
 # the integer state st[...]
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
  INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
- KERNEL, DEGREE, FINISH, FINISH_LOOP, FINISH_DATA, INACTIVE_READY) = range(26)
-N_ST = 26
+ KERNEL, DEGREE, FINISH, FINISH_LOOP, FINISH_DATA, INACTIVE_READY, ROWS_BY_LOOP,
+ SYNC) = range(28)
+N_ST = 28
 # the float state fs[...]
 TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0, EXPONENT = range(7)
 N_FS = 7
@@ -126,17 +127,49 @@ def _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f):
 
 
 @jit
-def _compute(c, st, fs, KG, src, active, na, dtype_of):
-    """Column ``c`` on the active rows, computed here (kinds 1 to 6) as Python would; kinds
-    5 and 6 up to NumPy's last operation (:func:`_miss` applies it, or Python:
-    :data:`NEED_FINISH`)."""
+def _rows_data(st, src, src_i, active_rows, na, n):
+    """The data of the active rows (``active_rows``) or of the set-aside ones: ``src``'s
+    and ``src_i``'s, or, where the loop keeps them itself (``st[ROWS_BY_LOOP]``), ``X``
+    while nothing is set aside and else the active rows at the top of the buffer
+    ``src[2]`` and the set-aside ones below them (:func:`_keep_rows`)."""
+    X, sq, Xa, sqa = src[0], src[1], src[2], src[3]
+    if st[ROWS_BY_LOOP]:
+        if active_rows:
+            if na == n:
+                return X, sq
+            return Xa[:na], sqa[:na]
+        return Xa[na:n], sqa[na:n]
+    if active_rows:
+        return Xa, sqa
+    return src_i[2], src_i[3]
+
+
+@jit
+def _keep_rows(src, active, na, inactive, ni):
+    """After a shrink, the buffer ``src[2]`` (and the squared norms ``src[3]``) gets the
+    active rows of ``X`` on top, in order, and the set-aside ones below them: the
+    contiguous blocks NumPy's column on those rows reads (``st[ROWS_BY_LOOP]``)."""
+    X, sq, buf, sqbuf = src[0], src[1], src[2], src[3]
+    for t in range(na):
+        buf[t, :] = X[active[t]]
+        sqbuf[t] = sq[active[t]]
+    for t in range(ni):
+        buf[na + t, :] = X[inactive[t]]
+        sqbuf[na + t] = sq[inactive[t]]
+
+
+@jit
+def _compute(c, st, fs, KG, src, Xa, sqa, rows, na, dtype_of):
+    """Column ``c`` on the rows ``rows[:na]`` (the data of those rows: ``Xa, sqa``),
+    computed here (kinds 1 to 6) as Python would; kinds 5 and 6 up to NumPy's last
+    operation (:func:`_miss` applies it, or Python: :data:`NEED_FINISH`)."""
     col = np.empty(na, dtype=dtype_of.dtype)
     kind = st[KIND]
     if kind == 1:                         # a Gram matrix
         for t in range(na):
-            col[t] = KG[active[t], c]
+            col[t] = KG[rows[t], c]
         return col
-    X, sq, Xa, sqa, indptr, indices, data = src
+    X, sq, _, _, indptr, indices, data = src
     if kind == 5:                         # dense float64, RBF: NumPy's column before its exp
         D = np.dot(Xa, X[c])              # (rbf_kernel's order of operations)
         sq_c, minus_gamma = sq[c], -fs[GAMMA]
@@ -236,7 +269,8 @@ def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
     info[MISSES] += 1
     kind = st[KIND]
     if kind != 0 and (kind < 4 or na > 1):    # (one row: NumPy's own path for 4 to 6)
-        col = _compute(c, st, fs, KG, src, active, na, buf)
+        Xa, sqa = _rows_data(st, src, src, True, na, len(held))
+        col = _compute(c, st, fs, KG, src, Xa, sqa, active, na, buf)
         st[EVALS] += na
         # (the loops found are float64's: a column of another type asks Python)
         finished = kind >= 5 and st[FINISH_LOOP] != 0 and col.itemsize == 8
@@ -312,7 +346,7 @@ def _gbar_update(gbar, active, na, coef, Kr):
 
 
 @jit
-def _gbar_inactive(st, fs, gbar, inactive, KG, src_i, c, coef, buf):
+def _gbar_inactive(st, fs, gbar, inactive, KG, src, src_i, c, coef, buf, na, n):
     """:math:`\\bar G` on the set-aside rows: read from the Gram matrix, computed from
     the set-aside rows of the data (``src_i``, once Python has handed them over:
     ``st[INACTIVE_READY]``), or requested. Returns whether Python must serve it."""
@@ -328,7 +362,8 @@ def _gbar_inactive(st, fs, gbar, inactive, KG, src_i, c, coef, buf):
     # path for 4 to 6 needs two rows or more; 5 and 6 need NumPy's own last operation)
     if st[INACTIVE_READY] and (kind == 3 or (kind >= 4 and ni > 1 and (
             kind == 4 or (st[FINISH_LOOP] != 0 and buf.itemsize == 8)))):
-        col = _compute(c, st, fs, KG, src_i, inactive, ni, buf)
+        Xi, sqi = _rows_data(st, src, src_i, False, na, n)
+        col = _compute(c, st, fs, KG, src, Xi, sqi, inactive, ni, buf)
         if kind >= 5:
             apply_inner_loop(st[FINISH_LOOP], st[FINISH_DATA], col,
                              fs[EXPONENT:EXPONENT + kind - 5])
@@ -406,12 +441,16 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                         inactive[ni] = k
                         ni += 1
                 st[N_INACTIVE] = ni
-                st[INACTIVE_READY] = 0            # src_i is of the rows set aside before
                 st[NA] = n_keep
                 st[N_SHRINK] += 1
                 _offsets(g, y, status, movable, up, low, g_up, n_keep)
                 # cut the partial columns to the kept positions
                 restrict_columns(store, held, lru, info, keep, n_keep, n)
+                if st[ROWS_BY_LOOP]:              # the loop keeps the rows' data itself
+                    _keep_rows(src, active, n_keep, inactive, ni)
+                    st[SYNC] = 1                  # (Python reads the new active set later)
+                    continue
+                st[INACTIVE_READY] = 0            # src_i is of the rows set aside before
                 return SHRUNK
         if phase in (P_SELECT, P_SELECT2):
             # max_up and wss2_scan, as the vectorised passes of dense_loop
@@ -472,8 +511,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                     was_i = status[i] != UPPER        # it changed
                     coef = (-1.0 if was_i else 1.0) * Cv[i] * y[i]
                     _gbar_update(gbar, active, na, coef, Kp)
-                    if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, src_i, active[i],
-                                                 coef, buf_i):
+                    if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, src, src_i,
+                                                 active[i], coef, buf_i, na, n):
                         st[PHASE] = P_GBAR_I
                         return NEED_INACTIVE
                 phase = P_GBAR_I
@@ -487,8 +526,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                 was_j = status[j] != UPPER        # it changed
                 coef = (-1.0 if was_j else 1.0) * Cv[j] * y[j]
                 _gbar_update(gbar, active, na, coef, Kq)
-                if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, src_i, active[j],
-                                             coef, buf_j):
+                if na < n and _gbar_inactive(st, fs, gbar, inactive, KG, src, src_i,
+                                             active[j], coef, buf_j, na, n):
                     st[PHASE] = P_TOP
                     return NEED_INACTIVE
 

@@ -317,9 +317,16 @@ class _SMO:
                 np.ones(n, dtype=np.bool_), *(np.empty(n) for _ in range(5)))
 
         src_i = None                  # the set-aside rows' data, once the loop needs them
+        # dense data with NumPy's columns: the loop keeps the active and the set-aside
+        # rows itself, in one buffer (no return at a shrink)
+        rows_by_loop = kind in (4, 5, 6) and shrinking
+        if rows_by_loop:
+            X, sq = source()[2][:2]
+            own_rows = (X, sq, np.empty_like(X), np.empty_like(sq), no_idx, no_idx, sq[:0])
+            st[L.ROWS_BY_LOOP] = st[L.INACTIVE_READY] = 1
 
         def arguments():              # the data's active rows change with shrinking
-            src = source()[2] if source is not None else \
+            src = own_rows if rows_by_loop else source()[2] if source is not None else \
                 (none, vec0, none, vec0, no_idx, no_idx, vec0)
             rows_i = src_i if src_i is not None else \
                 (*src[:2], np.empty((0, 0), dtype=src[2].dtype), src[3][:0], *src[4:])
@@ -333,6 +340,11 @@ class _SMO:
         loop = L.run_threads if getattr(provider, "n_threads", 1) > 1 else L.run
         while True:
             code = loop(*args)
+            if st[L.SYNC]:                    # the loop shrank: Python's view of the rows
+                st[L.SYNC] = 0
+                self.active = active[:st[L.NA]].copy()
+                provider.set_active(self.active)
+                cache.rows = self.active
             if code == L.NEED_FINISH:         # the loop's column, finished by NumPy
                 provider.finish_column(get_stored(cache.store, int(st[L.REQ])))
             elif code == L.NEED_COLUMN:       # the miss is counted by the loop
@@ -344,7 +356,7 @@ class _SMO:
             elif code == L.NEED_INACTIVE:
                 rows = inactive[:st[L.N_INACTIVE]]
                 self.gbar[rows] -= fs[L.REQ_COEF] * provider.block(rows, [st[L.REQ]])[:, 0]
-                if kind in (3, 4, 5, 6) and not st[L.INACTIVE_READY]:
+                if kind in (3, 4, 5, 6) and not st[L.INACTIVE_READY]:   # (sparse data)
                     # the loop computes the next ones itself, until the next shrink
                     src_i = provider.inactive_source(rows)
                     st[L.INACTIVE_READY] = 1
@@ -354,9 +366,6 @@ class _SMO:
                 self.active = active[:st[L.NA]].copy()
                 provider.set_active(self.active)
                 cache.rows = self.active
-                if kind in (4, 5, 6):         # dense rows: cheap to hand over at once
-                    src_i = provider.inactive_source(inactive[:st[L.N_INACTIVE]])
-                    st[L.INACTIVE_READY] = 1
                 args = arguments()
             elif code == L.NEED_UNSHRINK or (code == L.MAX_ITER and st[L.NA] < n):
                 self.active = active[:st[L.NA]].copy()
@@ -365,7 +374,8 @@ class _SMO:
                                             self.y_full, self.d_full, self.C_full)):
                     buf[:] = full
                 active[:] = np.arange(n)
-                st[L.NA], st[L.N_INACTIVE], st[L.INACTIVE_READY] = n, 0, 0
+                st[L.NA], st[L.N_INACTIVE] = n, 0
+                st[L.INACTIVE_READY] = int(rows_by_loop)
                 src_i = None
                 args = arguments()
                 if code == L.MAX_ITER:
