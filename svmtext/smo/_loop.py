@@ -33,7 +33,9 @@ The function returns to Python only for what it cannot do itself:
 * the gradient reconstruction when the full problem is restored
   (:data:`NEED_UNSHRINK`: blocks of kernel columns of the set-aside rows);
 * after shrinking, so that the column provider keeps only the active rows
-  (:data:`SHRUNK`).
+  (:data:`SHRUNK`) -- except on dense data with NumPy's columns (kinds 4 to 6), whose
+  rows the loop keeps itself (``st[ROWS_BY_LOOP]``, :func:`_keep_rows`); Python reads
+  the new active set at the next return (``st[SYNC]``).
 
 Python serves the request and calls the loop again; the loop resumes where it stopped
 (the phase of the iteration is kept in the integer state ``st``). Variables are held
