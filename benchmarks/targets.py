@@ -136,8 +136,9 @@ def target_a(quick):
 
 def _one_vs_one_cost(rows, quick):
     """svmguide2's worst point taken apart: SMOSVC's own one-vs-one, scikit-learn's
-    ``OneVsOneClassifier`` around the binary SMOSVC (the same three problems) and the
-    wrapper around a ``DummyClassifier`` (its own cost), beside LIBSVM's ``SVC``."""
+    ``OneVsOneClassifier`` around the binary SMOSVC (the same three problems, labels
+    swapped) and the wrapper around a ``DummyClassifier`` (its own cost), beside
+    LIBSVM's ``SVC``."""
     name, lc, lg = max((r for r in rows if r[0] == "svmguide2"), key=lambda r: r[5])[:3]
     C, gamma = 2.0 ** lc, 2.0 ** lg
     X, y = load_svmguide(name)

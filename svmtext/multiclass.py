@@ -2,7 +2,9 @@ r"""LIBSVM's one-vs-one: the pairs, the layout of their solutions, the vote (boo
 :ref:`sec-practice-multiclass`).
 
 For :math:`k` classes LIBSVM trains the :math:`k(k-1)/2` binary SVMs of the pairs
-:math:`(i, j)`, :math:`i < j` (in the order of ``classes_``), the pair's class
+:math:`(i, j)`, :math:`i < j` (in the order of ``classes_``, sorted, as scikit-learn's
+``SVC`` orders them; LIBSVM's command line takes the classes in the order of their
+first appearance in the data), the pair's class
 :math:`i` as :math:`y = +1`; at a point :math:`x` the pair's decision value
 :math:`f_{ij}(x) > 0` is a vote for :math:`i`, otherwise for :math:`j`, and the
 prediction is the class with the most votes -- **on a tie, the first of the tied

@@ -156,12 +156,16 @@ def test_smosvc_one_vs_one_is_libsvms():
     assert np.abs(F - ovo_pair_decisions(ovo, X)).max() < 10 * tol
     # W of each pair: at SMO's stopping rule the duality gap is at most n C (m - M),
     # so both are within n C tol of the pair's optimum
+    C = ours.C
     for p, est in enumerate(ovo.estimators_):
         W = est.fit_info_["dual_objective"]
-        assert abs(ours.fit_info_["dual_objective"][p] - W) <= len(est.alpha_) * 2.0 * tol
-    # LIBSVM's vote on these f_ij is SVC's prediction; 'ovr' scores rank it first
+        assert abs(ours.fit_info_["dual_objective"][p] - W) <= len(est.alpha_) * C * tol
+    # LIBSVM's vote on these f_ij is SVC's prediction; 'ovr' scores are SVC's and rank
+    # the prediction first where the vote has no tie
     assert np.array_equal(ours.predict(X), svc.predict(X))
     ovr = ours.set_params(decision_function_shape="ovr").decision_function(X)
+    svc_ovr = svc.set_params(decision_function_shape="ovr").decision_function(X)
+    assert ovr.shape == (len(X), 4) and np.abs(ovr - svc_ovr).max() < 10 * tol
     tied = libsvm_vote(F, 4)[2]
     assert np.array_equal(ours.classes_[ovr.argmax(axis=1)][~tied], ours.predict(X)[~tied])
 
@@ -183,11 +187,18 @@ def test_one_vs_one_layout_reads_as_libsvm_stores_it():
         f = linear_kernel(X, X) @ (ours.alpha_[p] * yp) + ours.intercept_[p]
         assert np.allclose(ours.decision_function(X)[:, p], f, atol=1e-10)
         assert np.all(ours.alpha_[p][yp == 0] == 0)
-    assert ours.n_support_.sum() == len(ours.support_) and list(ours.classes_) == ["a", "b", "c"]
-    assert np.all(np.diff(codes[ours.support_]) >= 0)     # grouped by class
-    assert ours.fit_info_["n_iter"].shape == (3,) and ours.n_iter_.shape == (3,)
-    with pytest.raises(ValueError, match="OneVsOneClassifier"):
+    assert list(ours.classes_) == ["a", "b", "c"]
+    # SVC's support vectors and layout (a point on the margin may be a support vector of
+    # one solver only: their alpha differ by about tol)
+    assert len(np.setxor1d(ours.support_, svc.support_)) <= 1
+    shared = np.isin(ours.support_, svc.support_)
+    order = np.argsort(svc.support_)                 # (support_ is grouped by class)
+    theirs = order[np.searchsorted(svc.support_[order], ours.support_[shared])]
+    assert np.abs(ours.dual_coef_[:, shared] - svc.dual_coef_[:, theirs]).max() < 1e-2
+    with pytest.raises(ValueError, match="ovo_predict_proba"):
         SMOSVC(probability=True).fit(X, y)
+    with pytest.raises(ValueError, match="not in class_weight"):
+        SMOSVC(class_weight={"z": 2.0}).fit(X, y)
 
 
 def test_vote_ties_go_to_the_first_class():

@@ -93,8 +93,10 @@ class SMOSVC(BaseSVC):
         Fit Platt's sigmoid on 5-fold cross-validated decision values
         (:func:`svmtext.probability.platt_fit`; LIBSVM ``-b 1``) and enable
         ``predict_proba`` (book: :ref:`sec-practice-probability`); two classes only
-        (for more, ``OneVsOneClassifier(SMOSVC(probability=True))`` or scikit-learn's
-        ``CalibratedClassifierCV``).
+        (for more, LIBSVM's pairwise coupling on
+        ``OneVsOneClassifier(SMOSVC(probability=True))``,
+        :func:`svmtext.probability.ovo_predict_proba`, or scikit-learn's
+        ``CalibratedClassifierCV(SMOSVC())``).
     random_state : int, RandomState or None, default=None
         Seed of the internal cross-validation split (``probability=True`` only).
     n_jobs : int or None, default=None
@@ -119,7 +121,10 @@ class SMOSVC(BaseSVC):
         ``SVC``: ``dual_coef_`` :math:`(k-1, n_{SV})` and ``support_`` in LIBSVM's layout
         (:func:`~svmtext.multiclass.ovo_layout`), ``intercept_`` the :math:`k(k-1)/2`
         biases :math:`b_{ij}`, ``alpha_`` :math:`(k(k-1)/2, n)`, each pair's
-        :math:`\\alpha` on its points and 0 elsewhere.
+        :math:`\\alpha` on its points and 0 elsewhere. The classes are in ``classes_``
+        (sorted) order, as in ``SVC`` (LIBSVM's command line takes them in the order
+        of first appearance). With ``kernel='precomputed'``, ``support_vectors_`` holds
+        the support vectors' rows of the training Gram matrix.
     n_iter_ : int, or (k(k-1)/2,) int array
         Pair updates made (per one-vs-one problem).
     fit_info_ : dict
@@ -192,8 +197,9 @@ class SMOSVC(BaseSVC):
             self.class_weight_ = compute_class_weight("balanced", classes=np.arange(k),
                                                       y=codes)
         elif isinstance(self.class_weight, dict):      # keyed by the user's labels
-            self.class_weight_ = np.array([float(self.class_weight.get(c, 1.0))
-                                           for c in self.classes_])
+            # (scikit-learn's check: a key that is no class is an error, as in SVC)
+            self.class_weight_ = compute_class_weight(self.class_weight,
+                                                      classes=self.classes_, y=self.classes_)
             if not np.all(self.class_weight_ > 0):
                 raise ValueError("class_weight must be positive for every class; got "
                                  f"{dict(zip(self.classes_.tolist(), self.class_weight_))}")
@@ -248,8 +254,10 @@ class SMOSVC(BaseSVC):
             raise ValueError(
                 "Only binary classification is supported with probability=True (Platt's "
                 f"sigmoid); the type of the target is multiclass, {len(self.classes_)} "
-                "classes. Use OneVsOneClassifier(SMOSVC(probability=True)) or "
-                "scikit-learn's CalibratedClassifierCV(SMOSVC()) for class probabilities.")
+                "classes. For class probabilities use "
+                "svmtext.probability.ovo_predict_proba on "
+                "OneVsOneClassifier(SMOSVC(probability=True)), or scikit-learn's "
+                "CalibratedClassifierCV(SMOSVC()).")
         box = self._box(codes, C)
         solutions, b, infos, W = [], [], [], []
         for i, j in ovo_pairs(len(self.classes_)):
