@@ -49,7 +49,7 @@ ESTIMATORS = {
 }
 
 VALID, INVALID, EITHER = "valid", "invalid", "either"
-MULTICLASS = {"PrototypeSVC"}      # the others are binary classifiers
+MULTICLASS = {"PrototypeSVC", "SMOSVC"}      # the others are binary classifiers
 
 
 def _clouds(n=20, d=2, seed=0):
