@@ -242,8 +242,12 @@ class SMOSVC(BaseSVC):
         self._set_solution(X, y, res.alpha, res.b, C, info, Kv=y - res.gradient)
         self.n_iter_ = res.n_iter
         if self.probability:
-            f_cv = cv_decision_values(clone(self).set_params(probability=False), X, y,
-                                      random_state=self.random_state)
+            # the folds' SVMs get this fit's per-class box (LIBSVM's
+            # svm_binary_svc_probability), keyed by the -1/+1 labels they are fitted on
+            weights = None if self.class_weight is None else dict(
+                zip((-1.0, 1.0), self.class_weight_.tolist()))
+            inner = clone(self).set_params(probability=False, class_weight=weights)
+            f_cv = cv_decision_values(inner, X, y, random_state=self.random_state)
             A, B = platt_fit(f_cv, y)
             self.probA_, self.probB_ = np.array([A]), np.array([B])
         return self
