@@ -58,15 +58,6 @@ class GramColumns:
         """Restrict :meth:`active_columns` to ``rows`` (``None``: all rows)."""
         self._rows = None if rows is None else np.asarray(rows)
 
-    def inactive_source(self, rows) -> tuple:
-        """:meth:`compiled_source`'s data with the rows ``rows`` (those set aside by
-        shrinking) in place of the active ones: the compiled loop then computes
-        ``K[rows, c]`` for :math:`\\bar G` as :meth:`block` does."""
-        X, sq, _, _, indptr, indices, data = self.compiled_source()[2]
-        rows = np.asarray(rows)
-        X_rows = self._rows_block(rows) if self.sparse_columns else self.X[rows]
-        return X, sq, X_rows, sq[rows], indptr, indices, data
-
     def active_columns(self, cols) -> np.ndarray:
         """``K[active, cols]`` as an array of shape ``(n_active, len(cols))``."""
         block = self.K[:, cols] if self._rows is None else self.K[np.ix_(self._rows, cols)]
