@@ -44,6 +44,10 @@ SMO_CONSTRAINTS = {
 
 __all__ = ["SMOSVC"]
 
+#: What ``fit_info_`` reports of each SMO run (:class:`~svmtext.smo.SMOResult` fields).
+FIT_INFO = ("gap", "n_iter", "n_kernel_evals", "converged", "cache_hits", "cache_misses",
+            "n_shrink", "n_unshrink")
+
 
 def column_threads(n_jobs) -> int:
     """The threads for the kernel columns of ``n_jobs`` (scikit-learn's meaning: ``None``
@@ -234,10 +238,7 @@ class SMOSVC(BaseSVC):
         if len(self.classes_) > 2:
             return self._fit_one_vs_one(X, y, C)
         res = self._smo(self._columns(X), y, self._box((y > 0).astype(int), C))
-        info = {"gap": res.gap, "n_iter": res.n_iter, "n_kernel_evals": res.n_kernel_evals,
-                "converged": res.converged, "cache_hits": res.cache_hits,
-                "cache_misses": res.cache_misses, "n_shrink": res.n_shrink,
-                "n_unshrink": res.n_unshrink}
+        info = {key: getattr(res, key) for key in FIT_INFO}
         # K(alpha y) at every training point is y - g: W without a kernel evaluation
         self._set_solution(X, y, res.alpha, res.b, C, info, Kv=y - res.gradient)
         self.n_iter_ = res.n_iter
@@ -284,9 +285,7 @@ class SMOSVC(BaseSVC):
         self.C_ = C
         self.n_iter_ = np.array([r.n_iter for r in infos])
         self.fit_info_ = {"dual_objective": np.array(W), **{
-            key: np.array([getattr(r, key) for r in infos]) for key in (
-                "gap", "n_iter", "n_kernel_evals", "converged", "cache_hits",
-                "cache_misses", "n_shrink", "n_unshrink")}}
+            key: np.array([getattr(r, key) for r in infos]) for key in FIT_INFO}}
         return self
 
     def _kernel_to_support(self, X):
