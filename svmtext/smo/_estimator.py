@@ -288,11 +288,12 @@ class SMOSVC(BaseSVC):
             key: np.array([getattr(r, key) for r in infos]) for key in FIT_INFO}}
         return self
 
-    def _kernel_to_support(self, X):
-        """:math:`k(x, x_s)` of the rows of ``X`` and the support vectors, ``(n, n_SV)``."""
-        if self.kernel == "precomputed":       # X holds k(x, x_i) for the training points
-            return X[:, self.support_]
-        return self._kernel_function()(X, self.support_vectors_)
+    def _pair_decisions(self, X):
+        """The pairs' :math:`f_{ij}` at the (validated) rows of ``X``: with
+        ``kernel='precomputed'`` ``X`` holds :math:`k(x, x_i)` for the training points."""
+        K = X[:, self.support_] if self.kernel == "precomputed" else \
+            self._kernel_function()(X, self.support_vectors_)
+        return ovo_decisions(K, self.n_support_, self.dual_coef_, self.intercept_)
 
     def decision_function(self, X) -> np.ndarray:
         """:math:`f(x) = \\sum_{i\\in S} \\alpha_i y_i k(x_i, x) + b`; positive means
@@ -306,8 +307,7 @@ class SMOSVC(BaseSVC):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         if len(self.classes_) == 2:
             return X[:, self.support_] @ self.dual_coef_[0] + self.intercept_[0]
-        F = ovo_decisions(self._kernel_to_support(X), self.n_support_, self.dual_coef_,
-                          self.intercept_)
+        F = self._pair_decisions(X)
         if self.decision_function_shape == "ovo":
             return F
         return _ovr_decision_function(F < 0, -F, len(self.classes_))
@@ -319,8 +319,7 @@ class SMOSVC(BaseSVC):
         if len(self.classes_) == 2:
             return super().predict(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        F = ovo_decisions(self._kernel_to_support(X), self.n_support_, self.dual_coef_,
-                          self.intercept_)
+        F = self._pair_decisions(X)
         return self.classes_[libsvm_vote(F, len(self.classes_))[0]]
 
     def _check_proba(self):

@@ -261,6 +261,21 @@ def apply_inner_loop(function, data, a, operand):
 
 
 @jit
+def _loop_finishes(st, itemsize):
+    """Whether the loop applies NumPy's last operation of a column of kinds 5 and 6
+    itself: NumPy's inner loop was found (the loops found are float64's: a column of
+    another type asks Python)."""
+    return st[FINISH_LOOP] != 0 and itemsize == 8
+
+
+@jit
+def _finish(st, fs, col):
+    """NumPy's own ``exp`` (kind 5) or power (kind 6) on ``col``, in place."""
+    apply_inner_loop(st[FINISH_LOOP], st[FINISH_DATA], col,
+                     fs[EXPONENT:EXPONENT + st[KIND] - 5])
+
+
+@jit
 def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
     """Column ``c``, not cached: computed here (a Gram matrix, ``kind = 1``; a named
     kernel on the data, kinds 2 to 4; kinds 5 and 6 with NumPy's own ``exp`` or power
@@ -274,11 +289,9 @@ def _miss(c, st, fs, store, held, lru, info, KG, src, active, na, buf):
         Xa, sqa = _rows_data(st, src, src, True, na, len(held))
         col = _compute(c, st, fs, KG, src, Xa, sqa, active, na, buf)
         st[EVALS] += na
-        # (the loops found are float64's: a column of another type asks Python)
-        finished = kind >= 5 and st[FINISH_LOOP] != 0 and col.itemsize == 8
+        finished = kind >= 5 and _loop_finishes(st, col.itemsize)
         if finished:                      # NumPy's own exp (kind 5) or power (kind 6)
-            apply_inner_loop(st[FINISH_LOOP], st[FINISH_DATA], col,
-                             fs[EXPONENT:EXPONENT + kind - 5])
+            _finish(st, fs, col)
         store_column(store, held, lru, info, c, col)
         if kind < 5 or finished:
             return col
@@ -363,12 +376,11 @@ def _gbar_inactive(st, fs, gbar, inactive, KG, src, src_i, c, coef, buf, na, n):
     # kinds 3 to 6 compute K[inactive, c] as Python's block does (NumPy's one-column
     # path for 4 to 6 needs two rows or more; 5 and 6 need NumPy's own last operation)
     if st[INACTIVE_READY] and (kind == 3 or (kind >= 4 and ni > 1 and (
-            kind == 4 or (st[FINISH_LOOP] != 0 and buf.itemsize == 8)))):
+            kind == 4 or _loop_finishes(st, buf.itemsize)))):
         Xi, sqi = _rows_data(st, src, src_i, False, na, n)
         col = _compute(c, st, fs, KG, src, Xi, sqi, inactive, ni, buf)
         if kind >= 5:
-            apply_inner_loop(st[FINISH_LOOP], st[FINISH_DATA], col,
-                             fs[EXPONENT:EXPONENT + kind - 5])
+            _finish(st, fs, col)
         for t in range(ni):
             gbar[inactive[t]] -= coef * col[t]
         st[EVALS] += ni

@@ -338,13 +338,16 @@ class _SMO:
         numpy_column = getattr(provider, "numpy_column", lambda c: None)
         # the loop's twin on threads computes its columns with the threaded kernels
         loop = L.run_threads if getattr(provider, "n_threads", 1) > 1 else L.run
+        def read_active():            # the loop shrank: Python's view of the rows
+            self.active = active[:st[L.NA]].copy()
+            provider.set_active(self.active)
+            cache.rows = self.active
+
         while True:
             code = loop(*args)
-            if st[L.SYNC]:                    # the loop shrank: Python's view of the rows
+            if st[L.SYNC]:
                 st[L.SYNC] = 0
-                self.active = active[:st[L.NA]].copy()
-                provider.set_active(self.active)
-                cache.rows = self.active
+                read_active()
             if code == L.NEED_FINISH:         # the loop's column, finished by NumPy
                 provider.finish_column(get_stored(cache.store, int(st[L.REQ])))
             elif code == L.NEED_COLUMN:       # the miss is counted by the loop
@@ -356,16 +359,15 @@ class _SMO:
             elif code == L.NEED_INACTIVE:
                 rows = inactive[:st[L.N_INACTIVE]]
                 self.gbar[rows] -= fs[L.REQ_COEF] * provider.block(rows, [st[L.REQ]])[:, 0]
-                if kind in (3, 4, 5, 6) and not st[L.INACTIVE_READY]:   # (sparse data)
-                    # the loop computes the next ones itself, until the next shrink
+                if kind == 3 and not st[L.INACTIVE_READY]:
+                    # sparse data: the loop computes the next ones itself, until the
+                    # next shrink (dense data's rows it keeps itself: ROWS_BY_LOOP)
                     src_i = provider.inactive_source(rows)
                     st[L.INACTIVE_READY] = 1
                     args = arguments()
             elif code == L.SHRUNK:
                 src_i = None
-                self.active = active[:st[L.NA]].copy()
-                provider.set_active(self.active)
-                cache.rows = self.active
+                read_active()
                 args = arguments()
             elif code == L.NEED_UNSHRINK or (code == L.MAX_ITER and st[L.NA] < n):
                 self.active = active[:st[L.NA]].copy()
