@@ -169,9 +169,10 @@ def test_columns_stay_numpys_where_the_blas_libraries_differ(monkeypatch):
 @pytest.mark.parametrize("sparse, n, C", [(False, 200, 5.0), (True, 150, 20.0)])
 def test_loop_computes_the_set_aside_rows_of_g_bar_itself(sparse, n, C, monkeypatch):
     """While shrunk, a multiplier reaching or leaving C updates G-bar on the set-aside
-    rows: the compiled loop computes those columns itself once it has the rows (handed
-    over at the shrink for dense data, at the first request after a shrink for sparse
-    data), with Python's bits. (Problems with a few such events, found by trying.)"""
+    rows: the compiled loop computes those columns itself, with Python's bits, once it
+    has the rows (dense data: the loop keeps them itself; sparse data: handed over at
+    the first request after a shrink). (Problems with a few such events, found by
+    trying.)"""
     rng = np.random.default_rng(5)
     X = rng.normal(size=(n, 6))
     if sparse:
@@ -187,5 +188,7 @@ def test_loop_computes_the_set_aside_rows_of_g_bar_itself(sparse, n, C, monkeypa
     new = smo_solve(make(), y, C)
     np.testing.assert_array_equal(new.alpha, ref.alpha)
     np.testing.assert_array_equal(new.gradient, ref.gradient)
+    assert (new.n_iter, new.n_kernel_evals, new.n_shrink) == \
+        (ref.n_iter, ref.n_kernel_evals, ref.n_shrink)
     assert asked_by_python_loop > new.n_shrink >= 2
     assert sum(single) == 0 if not sparse else 0 < sum(single) <= new.n_shrink
