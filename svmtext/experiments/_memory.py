@@ -4,6 +4,12 @@ The kernel keeps the high-water mark of the resident set (``VmHWM`` in
 ``/proc/self/status``); writing ``5`` to ``/proc/self/clear_refs`` resets it to the
 current resident size, so the peak of a block is ``VmHWM`` after it minus ``VmRSS``
 before it. Where ``/proc`` is missing the peak is reported as ``None``.
+
+The kernel raises ``VmHWM`` lazily (when pages are unmapped, and on reading, to the
+resident size then), so memory a block frees before its end is counted only where the
+kernel raised the mark before the free; memory still held at the end is always
+counted. The mark is the process's: blocks measured at once in threads of one process
+share it (run them in processes, as joblib's default backend does).
 """
 from __future__ import annotations
 
