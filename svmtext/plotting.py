@@ -100,15 +100,16 @@ def loglog_fit(n, v) -> tuple:
 
 def plot_loglog_fit(ax, n, v, fit, fmt, label) -> float:
     r"""Points :math:`(n, v)` on log-log axes and the line of :func:`loglog_fit`
-    over the points selected by the boolean mask ``fit``, drawn across them.
+    over the points selected by the boolean mask ``fit``, drawn across them in the
+    points' colour.
 
     ``label`` is formatted with ``slope=s`` (e.g. ``"LIBSVM: {slope:.2f}"``).
     Returns the slope :math:`s`.
     """
     n, v = np.asarray(n, dtype=float), np.asarray(v, dtype=float)
     s, c = loglog_fit(n[fit], v[fit])
-    ax.loglog(n, v, fmt, label=label.format(slope=s))
-    ax.loglog(n[fit], np.exp(c) * n[fit] ** s, "k-", lw=0.6)
+    points, = ax.loglog(n, v, fmt, label=label.format(slope=s))
+    ax.loglog(n[fit], np.exp(c) * n[fit] ** s, "-", color=points.get_color(), lw=0.8)
     return s
 
 

@@ -16,7 +16,8 @@ r"""How the solvers' cost grows with n: LIBSVM, oneDAL, SMO and the EcoSVM pass 
    stream is the subset's order): the pure pass (``eco``: every re-equilibration to
    ``tol``) and ``eco_pass`` (``pass_tol = eco_pass_tol``: the stream's
    re-equilibrations stop at that gap, the last one at ``tol``). Same ``C``,
-   ``gamma``, ``tol`` and cache size.
+   ``gamma`` and ``tol``, and the same cache size for the first four (the EcoSVM keeps
+   its community's whole Gram matrix).
    Every fit runs in a fresh process (forked from the parent, which has loaded the
    data and paid the one-time costs by an untimed warm-up fit of each learner on a few
    points), on one BLAS thread (the limit is set once, in the parent), one fit at a
@@ -195,7 +196,9 @@ def _summary(learner, clf, X, y, C, gamma, Xte, yte):
         out.update(n_iter=int(clf.n_reequilibration_steps_),
                    n_kernel_evals=int(clf.n_kernel_evals_),
                    n_invasions=int(clf.n_invasions_),
-                   points_held=int(len(clf.support_)))
+                   # every point the learner keeps (alpha_ is the community's;
+                   # support_ those of its points with alpha > 0)
+                   points_held=int(len(clf.alpha_)))
     return out
 
 
