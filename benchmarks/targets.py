@@ -248,7 +248,7 @@ def main(argv=None):
         from svmtext.smo import KernelColumns
         KernelColumns.compiled_default = True
     global CLOCK
-    if args.threads == 1:           # one thread: its CPU time, whatever else the machine runs
+    if args.threads == 1:           # one thread: its CPU time (no wait for a core counted)
         CLOCK = time.process_time
     if daal4py is not None:
         daal4py.daalinit(args.threads)

@@ -10,8 +10,9 @@ r"""MNIST fours versus nines: batch SVC against the online EcoSVM
    :math:`(\gamma, C)`, after an untimed warm-up fit of each on
    ``warm_up`` points; wall and CPU time (medians of ``timing_repeats`` plain
    fits, batch and online alternating, on ``blas_threads`` BLAS threads: on one,
-   the process's CPU time is the fit's own work whatever else the machine runs,
-   while its wall time grows with the machine's load) and peak resident memory of
+   the process's CPU time is the fit's own work, with no wait for a core, while its
+   wall time grows with the machine's load; other work still lengthens the CPU time
+   somewhat, through shared caches and memory) and peak resident memory of
    each (the peak
    above the resident size before the fit, read from ``/proc/self/status``
    after resetting the high-water mark).

@@ -24,7 +24,8 @@ r"""How the solvers' cost grows with n: LIBSVM, oneDAL, SMO and the EcoSVM pass 
    time, with the clock started once the process is quiet (BLAS worker threads started
    in it spin for about a tenth of a second before they sleep); it reports
    its wall time and CPU time (one thread: the CPU time is what the fit itself
-   used, whatever else the machine runs), the peak resident memory above the resident size before the fit
+   used, with no wait for a core; other work still lengthens it somewhat, through
+   shared caches and memory), the peak resident memory above the resident size before the fit
    (``/proc/self/status``: the high-water mark is reset first) and the process's
    whole peak (``ru_maxrss``), and the load average of the machine before and after.
    While a fit takes less than ``repeat_below_seconds``, the learners are run
