@@ -27,7 +27,8 @@ r"""How the solvers' cost grows with n: LIBSVM, oneDAL, SMO and the EcoSVM pass 
    used, with no wait for a core; other work still lengthens it somewhat, through
    shared caches and memory), the peak resident memory above the resident size before the fit
    (``/proc/self/status``: the high-water mark is reset first) and the process's
-   whole peak (``ru_maxrss``), and the load average of the machine before and after.
+   whole peak (``ru_maxrss``), and the load average of the machine before and after
+   (the results keep the one-minute load before each fit).
    While a fit takes less than ``repeat_below_seconds``, the learners are run
    ``repeats`` times, alternating their order; the medians are reported. Above it,
    one run each. ``learners`` lists the learners run (the smoke configuration leaves
