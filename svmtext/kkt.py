@@ -256,7 +256,12 @@ def bias_from_gradient(minus_yG, alpha, y, C=None, tol=None) -> float:
     minus_yG, alpha, y = (np.asarray(v, dtype=float) for v in (minus_yG, alpha, y))
     if tol is None:
         tol = bias_tol(alpha, C)
-    free = alpha_status(alpha, C, tol) == FREE
+    if np.ndim(C) == 0 and C is not None and np.isfinite(C) and np.ndim(tol) == 0:
+        # alpha_status's FREE for one finite C, in two comparisons: tol < alpha < C - tol
+        # (for alpha > tol, "not at C" is alpha < C - tol; NaN counts as free there too)
+        free = ~(alpha <= tol) & ~(alpha >= C - tol)
+    else:
+        free = alpha_status(alpha, C, tol) == FREE
     if free.any():
         return float(np.mean(minus_yG[free]))
     m, M = bias_interval(minus_yG, alpha, y, C, tol)

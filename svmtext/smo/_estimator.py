@@ -8,6 +8,7 @@ The fitted attributes are those of :class:`svmtext.base.BaseSVC` (``support_``,
 """
 from __future__ import annotations
 
+from contextlib import ExitStack
 from numbers import Integral, Real
 from typing import Self
 
@@ -25,7 +26,7 @@ from ..kkt import dual_objective_from_coef
 from ..multiclass import libsvm_vote, ovo_decisions, ovo_layout, ovo_pairs
 from ..probability import cv_decision_values, platt_fit, platt_predict
 from ._columns import GramColumns, KernelColumns
-from ._solver import smo_solve
+from ._solver import _column_threads, column_threads_of, smo_solve
 from ._wss import RULES
 
 #: The parameters of an estimator fitted by :func:`~svmtext.smo.smo_solve` (SMOSVC, SMOSVR).
@@ -265,16 +266,20 @@ class SMOSVC(BaseSVC):
                 "CalibratedClassifierCV(SMOSVC()).")
         box = self._box(codes, C)
         solutions, b, infos, W = [], [], [], []
-        for i, j in ovo_pairs(len(self.classes_)):
-            rows = np.flatnonzero((codes == i) | (codes == j))
-            y = np.where(codes[rows] == i, 1.0, -1.0)          # LIBSVM: class i is +1
-            res = self._smo(self._columns(X, rows), y, box if np.isscalar(box) else box[rows])
-            solutions.append((rows, res.alpha))
-            b.append(res.b)
-            sv = res.alpha > 0                          # K(alpha y) on the pair's points: y - g
-            W.append(dual_objective_from_coef((res.alpha * y)[sv][None, :],
-                                              Kv=(y - res.gradient)[sv]))
-            infos.append(res)
+        with ExitStack() as threads:
+            for i, j in ovo_pairs(len(self.classes_)):
+                rows = np.flatnonzero((codes == i) | (codes == j))
+                y = np.where(codes[rows] == i, 1.0, -1.0)          # LIBSVM: class i is +1
+                provider = self._columns(X, rows)
+                if not infos:           # the thread limits once for all the pairs
+                    threads.enter_context(_column_threads(*column_threads_of(provider)))
+                res = self._smo(provider, y, box if np.isscalar(box) else box[rows])
+                solutions.append((rows, res.alpha))
+                b.append(res.b)
+                sv = res.alpha > 0                      # K(alpha y) on the pair's points: y - g
+                W.append(dual_objective_from_coef((res.alpha * y)[sv][None, :],
+                                                  Kv=(y - res.gradient)[sv]))
+                infos.append(res)
         self.support_, self.n_support_, self.dual_coef_ = ovo_layout(
             codes, len(self.classes_), solutions)
         self.support_vectors_ = X[self.support_]

@@ -108,7 +108,7 @@ def new_state(n, tol, tau, max_iter, shrinking, kind, kernel=-1, gamma=0.0, coef
 
 
 @jit
-def _extreme(g, y, status, na):
+def extreme(g, y, status, na):
     r""":math:`m = \max_{I_{up}} -y_kG_k`, :math:`M = \min_{I_{low}} -y_kG_k` on the active set."""
     m, M = -np.inf, np.inf
     for k in range(na):
@@ -427,7 +427,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                     phase = P_SHRINK
             st[PHASE] = phase
         if phase == P_SHRINK:
-            m, M = _extreme(g, y, status, na)
+            m, M = extreme(g, y, status, na)
             st[PHASE] = phase = P_SHRINK2
             if st[UNSHRUNK] == 0 and m - M <= 10 * tol:
                 st[UNSHRUNK] = 1
@@ -435,7 +435,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                     _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)
                     return NEED_UNSHRINK
         if phase == P_SHRINK2:
-            m, M = _extreme(g, y, status, na)
+            m, M = extreme(g, y, status, na)
             n_keep = _shrink_out(g, y, status, na, m, M, keep)
             st[PHASE] = phase = P_SELECT
             if n_keep < na:

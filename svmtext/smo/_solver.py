@@ -30,6 +30,7 @@ shrinking and the working-set rules.
 """
 from __future__ import annotations
 
+import threading
 import warnings
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
@@ -39,9 +40,11 @@ from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import ThreadpoolController
 
 from .._validation import check_C, check_labels, check_tol, check_warm_start
-from ..kkt import FREE, UPPER, alpha_status, bias_from_gradient, free_and_bounded, in_low, in_up
+from ..kkt import FREE, LOWER, UPPER, alpha_status, bias_from_gradient, free_and_bounded, in_low, in_up
+from . import _core
+from . import _loop as L
 from ._cache import ColumnCache, get_stored, store_column
-from ._columns import as_column_provider
+from ._columns import GramColumns, as_column_provider, finishing_loop
 from ._wss import WSS2, PlattHeuristics, extreme_violators, make_rule
 
 __all__ = ["SMOResult", "smo_solve", "bias_from_gradient"]
@@ -125,7 +128,6 @@ class _SMO:
     """
 
     def __init__(self, provider, y, C, alpha, tol, tau, cache_size, rule, p=None):
-        from . import _core              # compiled on first use
         self.core = _core
         self.provider, self.C, self.tol, self.tau, self.rule = provider, C, tol, tau, rule
         n = self.n = len(y)
@@ -135,7 +137,10 @@ class _SMO:
         # linear term p of -p^T alpha (default 1: the SVM dual); y p = -G at alpha = 0
         self.p_full = np.ones(n) if p is None else p
         self.yp_full = y * self.p_full
-        self.status_full = alpha_status(alpha, C, 0.0)
+        S = np.flatnonzero(alpha > 0)
+        # (alpha = 0, the usual start: every multiplier at its lower bound, W = 0)
+        self.status_full = alpha_status(alpha, C, 0.0) if len(S) else \
+            np.full(n, LOWER, dtype=np.int8)
         self.d_full = provider.diag()
         self.movable = np.ones(n, dtype=bool)
         provider.set_active(None)
@@ -143,7 +148,6 @@ class _SMO:
         # gradient g = y p - K (alpha y) and its part from variables at C (LIBSVM's G_bar)
         self.g_full = self.yp_full.copy()
         self.gbar = np.zeros(n)
-        S = np.flatnonzero(alpha > 0)
         everyone = np.arange(n)
         for k in range(0, len(S), 256):
             cols = S[k:k + 256]
@@ -159,7 +163,7 @@ class _SMO:
         self.n_shrink = self.n_unshrink = 0
         self.unshrunk = False
         # W(alpha), followed step by step (exact on the full problem while shrunk)
-        self.W = -self.objective()
+        self.W = -self.objective() if len(S) else 0.0
 
     # -- active set -----------------------------------------------------------
     @property
@@ -226,10 +230,12 @@ class _SMO:
         self._write_back()
         self._reconstruct()
 
-    def _reconstruct(self):
-        """The gradient of the set-aside variables from ``gbar`` and the free columns;
-        every variable becomes active (the full arrays are current)."""
-        inactive = self._inactive()
+    def _reconstruct(self, inactive=None):
+        """The gradient of the set-aside variables (``inactive``, in increasing order;
+        default: all but ``active``) from ``gbar`` and the free columns; every variable
+        becomes active (the full arrays are current)."""
+        if inactive is None:
+            inactive = self._inactive()
         a, y = self.alpha_full, self.y_full
         free = np.flatnonzero(self.status_full == FREE)
         g = self.yp_full[inactive] + self.gbar[inactive]
@@ -292,8 +298,6 @@ class _SMO:
     def run_compiled(self, max_iter, shrinking):
         """WSS2 in the compiled loop (:mod:`svmtext.smo._loop`): the same pairs and
         arithmetic as :meth:`run`; Python only serves the loop's requests."""
-        from . import _loop as L
-        from ._columns import GramColumns, finishing_loop
         n, cache, provider = self.n, self.cache, self.provider
         kind, kernel = (1, -1) if type(provider) is GramColumns else (0, -1)
         source = getattr(provider, "compiled_source", None)
@@ -371,7 +375,7 @@ class _SMO:
                 args = arguments()
             elif code == L.NEED_UNSHRINK or (code == L.MAX_ITER and st[L.NA] < n):
                 self.active = active[:st[L.NA]].copy()
-                self._reconstruct()
+                self._reconstruct(inactive[:st[L.N_INACTIVE]])
                 for buf, full in zip(bufs, (self.g_full, self.alpha_full, self.status_full,
                                             self.y_full, self.d_full, self.C_full)):
                     buf[:] = full
@@ -446,13 +450,42 @@ def _one_blas_thread():
     return _controller().limit(limits=1, user_api="blas")
 
 
+def column_threads_of(provider) -> tuple[int, bool]:
+    """The arguments of :func:`_column_threads` for the columns of ``provider``: its
+    threads and whether its columns are NumPy's (BLAS) products."""
+    return (int(getattr(provider, "n_threads", 1)),
+            bool(getattr(provider, "numpy_columns", False)))
+
+
+_HELD = threading.local()       # the setting of an enclosing _column_threads, per thread
+
+
 @contextmanager
 def _column_threads(k, blas):
     """``k`` threads for the kernel columns: ``k`` numba threads (the compiled columns,
     at most numba's ``NUMBA_NUM_THREADS``), and ``k`` BLAS threads if ``blas`` (NumPy's
     columns), else one; ``k = 1`` is :func:`_one_blas_thread` alone. (Without NumPy's
     columns BLAS makes only the gradient reconstruction's short products, which a
-    second thread slowed down: measured on MNIST, n = 4,000, 0.86 s against 1.18 s.)"""
+    second thread slowed down: measured on MNIST, n = 4,000, 0.86 s against 1.18 s.)
+
+    Inside another ``_column_threads`` of the same setting (the pairs of a one-vs-one
+    fit, :class:`~svmtext.smo.SMOSVC`) it does nothing: reading the libraries' thread
+    counts costs about 20 microseconds, a hundredth of a small pair's fit."""
+    setting = (1, False) if k == 1 else (k, bool(blas))
+    if getattr(_HELD, "setting", None) == setting:
+        yield
+        return
+    before, _HELD.setting = getattr(_HELD, "setting", None), setting
+    try:
+        with _set_column_threads(k, blas):
+            yield
+    finally:
+        _HELD.setting = before
+
+
+@contextmanager
+def _set_column_threads(k, blas):
+    """The thread limits of :func:`_column_threads`."""
     if k == 1:
         with _one_blas_thread():
             yield
@@ -573,8 +606,7 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
     # one BLAS thread: a kernel column is a single matrix-vector product, too small
     # for threads to pay off (and threads spin badly on a busy machine); more only when
     # the provider asks for them (KernelColumns(n_threads=...), SMOSVC(n_jobs=...))
-    with _column_threads(int(getattr(provider, "n_threads", 1)),
-                         bool(getattr(provider, "numpy_columns", False))):
+    with _column_threads(*column_threads_of(provider)):
         solver = _SMO(provider, y, C, alpha, tol, tau, cache_size, rule, p)
         if isinstance(rule, WSS2) and not history:
             n_iter, n_select, converged, hist = solver.run_compiled(max_iter, shrinking)
@@ -584,7 +616,7 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         warnings.warn(f"SMO stopped after max_iter={max_iter} selections before the gap fell "
                       f"below tol={tol}", ConvergenceWarning, stacklevel=2)
     alpha, g = solver.alpha_full, solver.g_full
-    m, _, M, _ = extreme_violators(solver)
+    m, M = L.extreme(g, solver.y_full, solver.status_full, len(g))   # on the full problem
     b = bias_from_gradient(g, alpha, y, C)
     obj = solver.objective()
     return SMOResult(
