@@ -192,3 +192,38 @@ def test_loop_computes_the_set_aside_rows_of_g_bar_itself(sparse, n, C, monkeypa
         (ref.n_iter, ref.n_kernel_evals, ref.n_shrink)
     assert asked_by_python_loop > new.n_shrink >= 2
     assert sum(single) == 0 if not sparse else 0 < sum(single) <= new.n_shrink
+
+
+@pytest.mark.parametrize("kernel, params", [("rbf", {"gamma": 0.5}), ("linear", {}),
+                                            ("poly", {"gamma": 0.3, "coef0": 1.0})])
+def test_loop_reconstructs_the_gradient_itself_with_pythons_bits(kernel, params,
+                                                                 monkeypatch):
+    """Dense data with NumPy's columns: the loop restores the full problem itself
+    (svmtext.smo._loop.reconstruct), with the bits of Python's reconstruction, which it
+    leaves to Python where the BLAS libraries would not give NumPy's bits."""
+    import svmtext.smo._columns as columns
+    import svmtext.smo._solver as solver
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 5))
+    y = np.where(X[:, 0] + X[:, 1] ** 2 + rng.normal(size=300) > 1, 1.0, -1.0)
+    make = lambda: KernelColumns(X, kernel, **params)  # noqa: E731
+    calls = []
+    python_reconstruct = solver._SMO._reconstruct
+    monkeypatch.setattr(solver._SMO, "_reconstruct", lambda self, *a: (
+        calls.append(1), python_reconstruct(self, *a))[1])
+    ref = smo_solve(make(), y, 10.0, history=True, cache_size=0.05)
+    by_python, calls[:] = len(calls), []
+    new = smo_solve(make(), y, 10.0, cache_size=0.05)
+    np.testing.assert_array_equal(new.alpha, ref.alpha)
+    np.testing.assert_array_equal(new.gradient, ref.gradient)
+    assert (new.n_iter, new.n_kernel_evals, new.cache_misses, new.n_unshrink) == \
+        (ref.n_iter, ref.n_kernel_evals, ref.cache_misses, ref.n_unshrink)
+    assert by_python == ref.n_unshrink >= 2
+    expected = 0 if columns.loop_blocks_are_numpys() else ref.n_unshrink
+    assert len(calls) == expected
+    # where the libraries differ, Python reconstructs, with the same result
+    monkeypatch.setattr(solver, "loop_blocks_are_numpys", lambda: False)
+    calls[:] = []
+    again = smo_solve(make(), y, 10.0, cache_size=0.05)
+    np.testing.assert_array_equal(again.alpha, ref.alpha)
+    assert len(calls) == ref.n_unshrink

@@ -94,6 +94,41 @@ def loop_products_are_numpys() -> bool:
     return True
 
 
+@cache
+def loop_blocks_are_numpys() -> bool:
+    """Whether the compiled loop's gradient reconstruction
+    (:func:`svmtext.smo._loop.reconstruct`) gives Python's bits, checked once per process:
+    its kernel blocks against :meth:`KernelColumns.block` (kinds 4 to 6 of
+    :meth:`KernelColumns.compiled_source`: NumPy's matrix products, from SciPy's BLAS in
+    the loop) and its products ``block @ v`` against NumPy's, on a few shapes (one row
+    or one column included). If they disagree, the loop hands the reconstruction to
+    Python (:data:`svmtext.smo._loop.NEED_UNSHRINK`)."""
+    from . import _loop as L
+    rng = np.random.default_rng(0)
+    for kernel in ("linear", "rbf", "poly"):
+        for ni, nc, p in ((2, 1, 3), (1, 3, 2), (2, 2, 1), (7, 5, 9), (65, 17, 20),
+                          (300, 256, 22), (33, 40, 784)):
+            X = rng.standard_normal((ni + nc, p)) * rng.uniform(0.1, 3.0)
+            kc = KernelColumns(X, kernel, gamma=0.05, degree=3, coef0=1.0)
+            kind = kc.compiled_source()[0]
+            if kind not in (4, 5, 6):
+                return False
+            st, fs = L.new_state(len(X), 1e-3, 1e-12, 1, True, kind, -1, 0.05, 1.0, 3)
+            if kind > 4:
+                st[L.FINISH_LOOP], st[L.FINISH_DATA] = finishing_loop(kernel, 3)
+                fs[L.EXPONENT] = 3.0
+                if not st[L.FINISH_LOOP]:
+                    return False
+            rows, cols = np.arange(ni), rng.permutation(np.arange(ni, ni + nc))
+            block = L.kernel_block(st, fs, kc.X, kc.sq, kc.X[rows], kc.sq[rows], cols)
+            expected = kc.block(rows, cols)
+            v = rng.standard_normal(nc)
+            if not (np.array_equal(block.view(np.int64), expected.view(np.int64))
+                    and np.array_equal(L.block_product(block, v), expected @ v)):
+                return False
+    return True
+
+
 def numpy_last_operation(col, kernel, degree) -> None:
     """In place, NumPy's last operation on an RBF column (``exp``) or a polynomial one
     (the power ``degree``), as :meth:`KernelColumns.numpy_column` applies it."""

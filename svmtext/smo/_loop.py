@@ -31,7 +31,11 @@ The function returns to Python only for what it cannot do itself:
   loop computes the later ones itself (kinds 3 to 6, with the operations of Python's
   :meth:`~svmtext.smo.KernelColumns.block`, so with its bits; a Gram matrix is read);
 * the gradient reconstruction when the full problem is restored
-  (:data:`NEED_UNSHRINK`: blocks of kernel columns of the set-aside rows);
+  (:data:`NEED_UNSHRINK`: blocks of kernel columns of the set-aside rows) -- except
+  on dense data with NumPy's columns (kinds 4 to 6, the rows kept by the loop) with
+  two rows or more set aside, where the loop makes it itself with Python's operations
+  (:func:`reconstruct`, ``st[RECONSTRUCT_BY_LOOP]``, where
+  :func:`svmtext.smo._columns.loop_blocks_are_numpys`);
 * after shrinking, so that the column provider keeps only the active rows
   (:data:`SHRUNK`) -- except on dense data with NumPy's columns (kinds 4 to 6), whose
   rows the loop keeps itself (``st[ROWS_BY_LOOP]``, :func:`_keep_rows`); Python reads
@@ -63,8 +67,8 @@ from .._numba import borrowed, jit, njit, pointer
 from .._ufunc import call_binary_inner_loop, call_inner_loop
 from ..kkt import UPPER
 from . import _core
-from ._cache import (ADDRESS, HITS, LENGTH, MISSES, append, restrict_columns, store_column,
-                     unlink)
+from ._cache import (ADDRESS, HITS, LENGTH, MISSES, append, complete_partial, drop_partial,
+                     gather_full_columns, restrict_columns, store_column, unlink)
 
 __all__ = ["run", "run_threads", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
            "SHRUNK", "NEED_FINISH", "new_state"]
@@ -76,8 +80,8 @@ DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_FINISH =
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
  INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
  KERNEL, DEGREE, FINISH, FINISH_LOOP, FINISH_DATA, INACTIVE_READY, ROWS_BY_LOOP,
- SYNC) = range(28)
-N_ST = 28
+ SYNC, RECONSTRUCT_BY_LOOP, N_RECONSTRUCT) = range(30)
+N_ST = 30
 # the float state fs[...]
 TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0, EXPONENT = range(7)
 N_FS = 7
@@ -242,6 +246,13 @@ def _column_product(Xa, X, c):
 
 
 @jit
+def block_product(M, v):
+    """``M @ v`` as :func:`reconstruct` makes it (for
+    :func:`svmtext.smo._columns.loop_blocks_are_numpys`)."""
+    return np.dot(M, v)
+
+
+@jit
 def blas_products(X, c) -> tuple:
     """``(X x_c, X x_c^T)`` as :func:`_compute` makes them (kinds 5, and 4 and 6), for
     :func:`svmtext.smo._columns.loop_products_are_numpys`."""
@@ -391,14 +402,135 @@ def _gbar_inactive(st, fs, gbar, inactive, KG, src, src_i, c, coef, buf, na, n):
 
 
 @jit
+def kernel_block(st, fs, X, sq, Xi, sqi, cols):
+    """``K[rows, cols]`` for the rows whose data are ``Xi, sqi`` (dense data, kinds 4 to
+    6), as :meth:`~svmtext.smo.KernelColumns.block` makes it: NumPy's ``A @ B.T``
+    (``A @ b`` for one RBF column of two rows or more, as
+    :func:`svmtext.kernels.squared_distances`), then the kernel's operations in NumPy's
+    order, its ``exp`` or power by NumPy's own inner loop (:func:`_finish`)."""
+    ni, nc = len(Xi), len(cols)
+    B = np.empty((nc, X.shape[1]), dtype=X.dtype)
+    for k in range(nc):
+        B[k, :] = X[cols[k]]
+    kind = st[KIND]
+    one_rbf_column = kind == 5 and nc == 1 and ni > 1
+    D = np.dot(Xi, B[0]).reshape((ni, 1)) if one_rbf_column else np.dot(Xi, B.T)
+    if kind == 5:                         # rbf_kernel: -gamma * max(-2 D + |a|^2 + |b|^2, 0)
+        minus_gamma = -fs[GAMMA]
+        for t in range(ni):
+            for k in range(nc):
+                v = D[t, k] * -2.0 + (sqi[t] + sq[cols[k]])
+                D[t, k] = minus_gamma * (v if v > 0.0 or v != v else 0.0)
+    elif kind == 6:                       # polynomial_kernel: gamma D + coef0
+        for t in range(ni):
+            for k in range(nc):
+                D[t, k] = fs[GAMMA] * D[t, k] + fs[COEF0]
+    if kind >= 5:
+        _finish(st, fs, D.reshape(ni * nc))
+    return D
+
+
+@jit
+def reconstruct(st, fs, g_f, alpha_f, status_f, y_f, yp_f, gbar, active, inactive, n,
+                store, held, lru, info, X, sq, Xi, sqi):
+    r"""The gradient of the set-aside variables, as :meth:`~svmtext.smo._solver._SMO.
+    _reconstruct` makes it (kinds 4 to 6, the loop keeping the rows' data):
+    :math:`-y_kG_k = y_kp_k - y_k\bar G_k - \sum_{j\ \mathrm{free}} \alpha_jy_jK_{kj}`
+    for the set-aside :math:`k`, the free columns 256 at a time (cached whole columns
+    read, partial ones completed and stored, the rest computed:
+    :meth:`~svmtext.smo._cache.ColumnCache.complete_block`), the partial columns then
+    dropped. The full arrays must be current; writes ``g_f`` at the set-aside rows."""
+    ni, na = st[N_INACTIVE], st[NA]
+    rows_i, rows_a = inactive[:ni], active[:na]
+    free = np.flatnonzero(status_f == 0)
+    g = np.empty(ni)
+    for t in range(ni):
+        k = rows_i[t]
+        g[t] = yp_f[k] + gbar[k]
+    for lo in range(0, len(free), 256):
+        cols = free[lo:lo + 256]
+        nc = len(cols)
+        out = np.empty((ni, nc), dtype=X.dtype)      # (float64: kinds 4 to 6)
+        whole = np.empty(nc, dtype=np.bool_)
+        gather_full_columns(store, held, n, cols, rows_i, out, whole)
+        partial = np.empty(nc, dtype=np.int64)
+        missing = np.empty(nc, dtype=np.int64)
+        n_partial = n_missing = 0
+        for k in range(nc):               # (read before any column is stored)
+            if whole[k]:
+                continue
+            if held[cols[k]]:
+                partial[n_partial] = k
+                n_partial += 1
+            else:
+                missing[n_missing] = k
+                n_missing += 1
+        if n_partial:
+            part = partial[:n_partial]
+            block = kernel_block(st, fs, X, sq, Xi, sqi, cols[part])
+            st[EVALS] += block.size
+            for k in range(n_partial):
+                out[:, part[k]] = block[:, k]
+            complete_partial(store, held, lru, info, n, cols[part], rows_a, rows_i, block)
+        if n_missing:
+            miss = missing[:n_missing]
+            block = kernel_block(st, fs, X, sq, Xi, sqi, cols[miss])
+            st[EVALS] += block.size
+            for k in range(n_missing):
+                out[:, miss[k]] = block[:, k]
+        v = np.empty(nc, dtype=X.dtype)
+        for k in range(nc):
+            v[k] = alpha_f[cols[k]] * y_f[cols[k]]
+        prod = np.dot(out, v)
+        for t in range(ni):
+            g[t] -= prod[t]
+    drop_partial(store, held, lru, info, n)
+    for t in range(ni):
+        g_f[rows_i[t]] = g[t]
+    st[N_RECONSTRUCT] += 1
+
+
+@jit
+def _restore_full(st, g, alpha, status, y, d, Cv, active, g_f, alpha_f, status_f, y_f, d_f,
+                  C_f, n):
+    """After :func:`reconstruct`: every variable active, the buffers the full arrays."""
+    for k in range(n):
+        active[k] = k
+        g[k], alpha[k], status[k] = g_f[k], alpha_f[k], status_f[k]
+        y[k], d[k], Cv[k] = y_f[k], d_f[k], C_f[k]
+    st[NA], st[N_INACTIVE] = n, 0
+    st[INACTIVE_READY] = 1
+    st[SYNC] = 1                          # (Python reads the active set at its next turn)
+
+
+@jit
+def _unshrink(st, fs, g, alpha, status, y, d, Cv, active, inactive, g_f, alpha_f, status_f,
+              y_f, d_f, C_f, yp_f, gbar, store, held, lru, info, src, movable, up, low,
+              g_up):
+    """Restore the full problem in the loop, where it can (``st[RECONSTRUCT_BY_LOOP]``,
+    at least two rows set aside); returns whether it did (else Python must)."""
+    n, na = len(g_f), st[NA]
+    if not st[RECONSTRUCT_BY_LOOP] or n - na < 2:
+        return False
+    Xi, sqi = src[2][na:n], src[3][na:n]
+    reconstruct(st, fs, g_f, alpha_f, status_f, y_f, yp_f, gbar, active, inactive, n,
+                store, held, lru, info, src[0], src[1], Xi, sqi)
+    _restore_full(st, g, alpha, status, y, d, Cv, active, g_f, alpha_f, status_f, y_f, d_f,
+                  C_f, n)
+    _offsets(g, y, status, movable, up, low, g_up, n)
+    return True
+
+
+@jit
 def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
-        g_f, alpha_f, status_f, y_f, d_f, C_f, gbar,
+        g_f, alpha_f, status_f, y_f, d_f, C_f, gbar, yp_f,
         store, held, lru, info, KG, src, src_i, buf_i, buf_j, movable, up, low, g_up, g_low,
         score):
     r"""Run SMO iterations until done or until Python must serve a request.
 
     ``g, alpha, status, y, d, Cv`` are the active buffers (first ``st[NA]`` entries),
-    ``*_f`` the full arrays, ``gbar`` :math:`-y_k\bar G_k` (global), ``store, held, lru,
+    ``*_f`` the full arrays, ``gbar`` :math:`-y_k\bar G_k` (global), ``yp_f`` the
+    :math:`y_kp_k` of the linear term (for :func:`reconstruct`), ``store, held, lru,
     info`` the column cache, ``KG`` the Gram matrix when ``st[KIND] == 1``, ``src`` the
     data when the loop computes columns (:meth:`~svmtext.smo.KernelColumns.compiled_source`;
     its active rows change with shrinking, so the loop returns after it), ``src_i`` the
@@ -433,7 +565,11 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                 st[UNSHRUNK] = 1
                 if na < n:                    # restore the full problem first
                     _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)
-                    return NEED_UNSHRINK
+                    if not _unshrink(st, fs, g, alpha, status, y, d, Cv, active, inactive,
+                                     g_f, alpha_f, status_f, y_f, d_f, C_f, yp_f, gbar,
+                                     store, held, lru, info, src, movable, up, low, g_up):
+                        return NEED_UNSHRINK
+                    na = n
         if phase == P_SHRINK2:
             m, M = extreme(g, y, status, na)
             n_keep = _shrink_out(g, y, status, na, m, M, keep)
@@ -490,6 +626,10 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                 if phase == P_SELECT and na < n:      # optimal on the active set:
                     st[PHASE] = P_SELECT2             # check the whole problem
                     _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)
+                    if _unshrink(st, fs, g, alpha, status, y, d, Cv, active, inactive,
+                                 g_f, alpha_f, status_f, y_f, d_f, C_f, yp_f, gbar,
+                                 store, held, lru, info, src, movable, up, low, g_up):
+                        continue
                     return NEED_UNSHRINK
                 st[CONVERGED] = 1
                 _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)

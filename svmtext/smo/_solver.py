@@ -44,7 +44,7 @@ from ..kkt import FREE, LOWER, UPPER, alpha_status, bias_from_gradient, free_and
 from . import _core
 from . import _loop as L
 from ._cache import ColumnCache, get_stored, store_column
-from ._columns import GramColumns, as_column_provider, finishing_loop
+from ._columns import GramColumns, as_column_provider, finishing_loop, loop_blocks_are_numpys
 from ._wss import WSS2, PlattHeuristics, extreme_violators, make_rule
 
 __all__ = ["SMOResult", "smo_solve", "bias_from_gradient"]
@@ -328,6 +328,9 @@ class _SMO:
             X, sq = source()[2][:2]
             own_rows = (X, sq, np.empty_like(X), np.empty_like(sq), no_idx, no_idx, sq[:0])
             st[L.ROWS_BY_LOOP] = st[L.INACTIVE_READY] = 1
+            # and makes the gradient reconstruction itself, with Python's operations
+            st[L.RECONSTRUCT_BY_LOOP] = (kind == 4 or st[L.FINISH_LOOP] != 0) and \
+                loop_blocks_are_numpys()
 
         def arguments():              # the data's active rows change with shrinking
             src = own_rows if rows_by_loop else source()[2] if source is not None else \
@@ -336,13 +339,18 @@ class _SMO:
                 (*src[:2], np.empty((0, 0), dtype=src[2].dtype), src[3][:0], *src[4:])
             return (st, fs, *bufs, active, inactive, keep, self.g_full, self.alpha_full,
                     self.status_full, self.y_full, self.d_full, self.C_full, self.gbar,
-                    cache.store, cache.held, cache.lru, cache.info, KG, src, rows_i, *work)
+                    self.yp_full, cache.store, cache.held, cache.lru, cache.info, KG, src, rows_i, *work)
 
         args = arguments()
         numpy_column = getattr(provider, "numpy_column", lambda c: None)
         # the loop's twin on threads computes its columns with the threaded kernels
         loop = L.run_threads if getattr(provider, "n_threads", 1) > 1 else L.run
-        def read_active():            # the loop shrank: Python's view of the rows
+        def read_active():            # the loop shrank or unshrank: Python's view of the rows
+            if st[L.NA] == n:             # (after the loop's own reconstruction: all rows)
+                self.active = np.arange(n)
+                provider.set_active(None)
+                cache.rows = None
+                return
             self.active = active[:st[L.NA]].copy()
             provider.set_active(self.active)
             cache.rows = self.active
@@ -390,6 +398,7 @@ class _SMO:
                 break
         self.provider.n_kernel_evals += int(st[L.EVALS])
         self.n_shrink = int(st[L.N_SHRINK])
+        self.n_unshrink += int(st[L.N_RECONSTRUCT])
         return int(st[L.N_ITER]), int(st[L.N_SELECT]), bool(st[L.CONVERGED]), None
 
     def run(self, max_iter, shrinking, history):
