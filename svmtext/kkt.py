@@ -263,7 +263,8 @@ def bias_from_gradient(minus_yG, alpha, y, C=None, tol=None) -> float:
     else:
         free = alpha_status(alpha, C, tol) == FREE
     if free.any():
-        return float(np.mean(minus_yG[free]))
+        on_free = minus_yG[free]        # their mean: NumPy's pairwise sum over the count
+        return float(on_free.sum() / len(on_free))
     m, M = bias_interval(minus_yG, alpha, y, C, tol)
     if np.isfinite(m) and np.isfinite(M):
         return 0.5 * (m + M)
