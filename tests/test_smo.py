@@ -116,6 +116,36 @@ def test_cache_is_lru_and_bounded():
     assert (cache.hits, cache.misses) == (1, 4)
 
 
+def test_cache_lets_go_of_the_columns_it_drops():
+    """An evicted column, or a partial one dropped when the full problem is restored,
+    is freed: the cache holds no view of it (which would keep its memory beyond the
+    budget)."""
+    import gc
+    import weakref
+
+    from svmtext.smo._cache import drop_partial
+    n = 60
+    K = rbf_kernel(np.random.default_rng(0).normal(size=(n, 3)))
+    cache = ColumnCache(GramColumns(K), cache_size=3 * 8 * n / 2 ** 20)   # three columns
+    alive = []
+    for c in range(20):
+        col = np.ascontiguousarray(K[:, c])
+        alive.append(weakref.ref(col))
+        cache._store(c, col)
+        del col
+    gc.collect()
+    assert sorted(cache.columns) == [17, 18, 19]
+    assert [c for c, ref in enumerate(alive) if ref() is not None] == [17, 18, 19]
+    # partial columns (on 40 of the 60 rows) dropped by the unshrinking
+    part = np.ascontiguousarray(K[:40, 5])
+    ref = weakref.ref(part)
+    cache._store(5, part)
+    del part
+    drop_partial(cache.store, cache.held, cache.lru, cache.info, n)
+    gc.collect()
+    assert ref() is None and 5 not in cache.columns
+
+
 def test_warm_start_from_a_feasible_point():
     X, y, C, gamma = _problem("toy")
     K = rbf_kernel(X, gamma=gamma)

@@ -48,6 +48,13 @@ def _hold(lru, c, col):
 
 
 @jit
+def _vacant(col):
+    """An empty array for a slot whose column is dropped: a new one (an empty view
+    ``col[:0]`` would keep ``col``'s memory alive as long as the slot holds it)."""
+    return np.empty(0, dtype=col.dtype)
+
+
+@jit
 def _new_store(n, proto):
     store = List()
     empty = proto[:0].copy()
@@ -98,7 +105,7 @@ def store_column(store, held, lru, info, c, col):
         info[NBYTES] -= store[first].nbytes
         info[COUNT] -= 1
         held[first] = False
-        store[first] = col[:0]
+        store[first] = _vacant(col)
         lru[ADDRESS, first] = 0
     store[c] = col
     _hold(lru, c, col)
@@ -141,7 +148,7 @@ def drop_partial(store, held, lru, info, n):
             info[NBYTES] -= col.nbytes
             info[COUNT] -= 1
             held[c] = False
-            store[c] = col[:0]
+            store[c] = _vacant(col)
             lru[ADDRESS, c] = 0
         c = nxt
 
