@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import math
+
 import numpy as np
 
 __all__ = ["KKTResiduals", "kkt_residuals", "intercept_from_alpha", "bias_from_gradient", "bias_interval",
@@ -254,16 +256,18 @@ def bias_from_gradient(minus_yG, alpha, y, C=None, tol=None) -> float:
     compiled as :func:`svmtext.smo._core.bias`).
     """
     minus_yG, alpha, y = (np.asarray(v, dtype=float) for v in (minus_yG, alpha, y))
-    if tol is None:
-        tol = bias_tol(alpha, C)
-    if np.ndim(C) == 0 and C is not None and np.isfinite(C) and np.ndim(tol) == 0:
-        # alpha_status's FREE for one finite C, in two comparisons: tol < alpha < C - tol
-        # (for alpha > tol, "not at C" is alpha < C - tol; NaN counts as free there too)
+    if isinstance(C, float) and math.isfinite(C) and tol is None:
+        # one finite C (the solvers' usual case): alpha_status's FREE in two comparisons,
+        # tol < alpha < C - tol (for alpha > tol, "not at C" is alpha < C - tol; NaN
+        # counts as free there too)
+        tol = BIAS_RTOL * C                                  # bias_tol
         free = ~(alpha <= tol) & ~(alpha >= C - tol)
     else:
+        if tol is None:
+            tol = bias_tol(alpha, C)
         free = alpha_status(alpha, C, tol) == FREE
-    if free.any():
-        on_free = minus_yG[free]        # their mean: NumPy's pairwise sum over the count
+    on_free = minus_yG[free]
+    if len(on_free):                    # their mean: NumPy's pairwise sum over the count
         return float(on_free.sum() / len(on_free))
     m, M = bias_interval(minus_yG, alpha, y, C, tol)
     if np.isfinite(m) and np.isfinite(M):

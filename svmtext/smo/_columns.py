@@ -232,6 +232,10 @@ class KernelColumns:
         by one thread in the same order, so the columns have the same bits for every
         ``n_threads``. With more than one thread the compiled SMO loop is its twin
         :func:`svmtext.smo._loop.run_threads`, which calls the threaded kernels.
+    check_input : bool, default True
+        Check that ``X`` is finite; ``False`` where the caller has checked it (an
+        estimator's ``fit``: :class:`~svmtext.smo.SMOSVC` builds one provider per pair
+        of classes).
     """
 
     compiled_default = False
@@ -240,11 +244,11 @@ class KernelColumns:
 
     def __init__(self, X, kernel="rbf", *, gamma=1.0, degree=3, coef0=0.0,
                  dtype=np.float64, sparse_columns="auto", compiled_columns=None,
-                 n_threads=1):
+                 n_threads=1, check_input=True):
         X = np.asarray(X)
         if X.ndim != 2:
             raise ValueError(f"X must be a 2-D array; got shape {X.shape}")
-        if not np.all(np.isfinite(X)):
+        if check_input and not np.all(np.isfinite(X)):
             raise ValueError("X contains NaN or infinite values")
         if sparse_columns not in ("auto", True, False):
             raise ValueError("sparse_columns must be 'auto', True or False; "

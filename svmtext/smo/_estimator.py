@@ -20,14 +20,14 @@ from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import _ovr_decision_function
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_kernel_psd, kernel_needs_check
+from .._validation import check_kernel_psd, check_tol, kernel_needs_check
 from ..base import BaseSVC, labels_to_codes
 from ..kkt import dual_objective_from_coef
 from ..multiclass import libsvm_vote, ovo_decisions, ovo_layout, ovo_pairs
 from ..probability import cv_decision_values, platt_fit, platt_predict
 from ._columns import GramColumns, KernelColumns
-from ._solver import _column_threads, column_threads_of, smo_solve
-from ._wss import RULES
+from ._solver import _check_box, _column_threads, column_threads_of, smo_solve, solve_checked
+from ._wss import RULES, make_rule
 
 #: The parameters of an estimator fitted by :func:`~svmtext.smo.smo_solve` (SMOSVC, SMOSVR).
 SMO_CONSTRAINTS = {
@@ -219,7 +219,8 @@ class SMOSVC(BaseSVC):
                                dtype=np.dtype(self.dtype))
         return KernelColumns(X if rows is None else X[rows], self.kernel, gamma=self._gamma,
                              degree=self.degree, coef0=self.coef0,
-                             dtype=np.dtype(self.dtype), n_threads=column_threads(self.n_jobs))
+                             dtype=np.dtype(self.dtype), n_threads=column_threads(self.n_jobs),
+                             check_input=False)              # (X checked by fit)
 
     def _smo(self, provider, y, box):
         return smo_solve(provider, y, box, tol=self.tol, max_iter=self.max_iter,
@@ -264,7 +265,8 @@ class SMOSVC(BaseSVC):
                 "svmtext.probability.ovo_predict_proba on "
                 "OneVsOneClassifier(SMOSVC(probability=True)), or scikit-learn's "
                 "CalibratedClassifierCV(SMOSVC()).")
-        box = self._box(codes, C)
+        box = _check_box(self._box(codes, C), len(codes))
+        tol = check_tol(self.tol)                       # (checked once for all pairs)
         solutions, b, infos, W = [], [], [], []
         with ExitStack() as threads:
             for i, j in ovo_pairs(len(self.classes_)):
@@ -273,7 +275,10 @@ class SMOSVC(BaseSVC):
                 provider = self._columns(X, rows)
                 if not infos:           # the thread limits once for all the pairs
                     threads.enter_context(_column_threads(*column_threads_of(provider)))
-                res = self._smo(provider, y, box if np.isscalar(box) else box[rows])
+                res = solve_checked(provider, y, box if np.isscalar(box) else box[rows],
+                                    np.zeros(len(rows)), tol, self.max_iter,
+                                    make_rule(self.selection, 0),
+                                    self.cache_size, self.shrinking, stacklevel=4)
                 solutions.append((rows, res.alpha))
                 b.append(res.b)
                 sv = res.alpha > 0                      # K(alpha y) on the pair's points: y - g

@@ -47,7 +47,7 @@ from ._cache import ColumnCache, get_stored, store_column
 from ._columns import GramColumns, as_column_provider, finishing_loop, loop_blocks_are_numpys
 from ._wss import WSS2, PlattHeuristics, extreme_violators, make_rule
 
-__all__ = ["SMOResult", "smo_solve", "bias_from_gradient"]
+__all__ = ["SMOResult", "smo_solve", "solve_checked", "bias_from_gradient"]
 
 
 @dataclass
@@ -605,12 +605,23 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
             raise ValueError(f"p must be a finite array of length {len(y)}; "
                              f"got shape {p.shape}")
     rule = make_rule(selection, random_state)
+    if not (max_iter is None or isinstance(max_iter, (int, np.integer)) and max_iter >= 0):
+        raise ValueError(f"max_iter must be a non-negative integer; got {max_iter!r}")
+    return solve_checked(provider, y, C, alpha, tol, max_iter, rule, cache_size, shrinking,
+                         tau=tau, history=history, p=p, stacklevel=3)
+
+
+def solve_checked(provider, y, C, alpha, tol, max_iter, rule, cache_size=200.0,
+                  shrinking=True, *, tau=1e-12, history=False, p=None,
+                  stacklevel=2) -> SMOResult:
+    """:func:`smo_solve` on arguments it has checked already (a column provider, labels
+    of both classes, a checked box and ``tol``, a feasible ``alpha``, a rule of
+    :func:`~svmtext.smo._wss.make_rule`): the pairs of a one-vs-one fit
+    (:class:`~svmtext.smo.SMOSVC`), whose checks are made once for all of them."""
     if isinstance(rule, PlattHeuristics):
         shrinking = False
     if max_iter is None:
         max_iter = max(10_000_000, 100 * len(y))
-    if not (isinstance(max_iter, (int, np.integer)) and max_iter >= 0):
-        raise ValueError(f"max_iter must be a non-negative integer; got {max_iter!r}")
     evals0 = provider.n_kernel_evals
     # one BLAS thread: a kernel column is a single matrix-vector product, too small
     # for threads to pay off (and threads spin badly on a busy machine); more only when
@@ -623,7 +634,7 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
             n_iter, n_select, converged, hist = solver.run(max_iter, shrinking, history)
     if not converged:
         warnings.warn(f"SMO stopped after max_iter={max_iter} selections before the gap fell "
-                      f"below tol={tol}", ConvergenceWarning, stacklevel=2)
+                      f"below tol={tol}", ConvergenceWarning, stacklevel=stacklevel)
     alpha, g = solver.alpha_full, solver.g_full
     m, M = L.extreme(g, solver.y_full, solver.status_full, len(g))   # on the full problem
     b = bias_from_gradient(g, alpha, y, C)
