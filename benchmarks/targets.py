@@ -19,7 +19,8 @@ Targets (book: :ref:`sec-smo-benchmark`):
 
 (a) the LIBSVM guide grid (svmguide1, 2, 3 scaled to [-1, 1] with the training ranges;
     log2 C = -5 ... 15, log2 gamma = -15 ... 3, step 2; one fit on the training set per
-    point; svmguide2's three classes one-vs-one inside SMOSVC, as inside LIBSVM):
+    point, two repetitions, ten where the ratio of the first two is above 0.9;
+    svmguide2's three classes one-vs-one inside SMOSVC, as inside LIBSVM):
     SMOSVC / LIBSVM at every point <= 1.0, median <= 0.7;
 (b) MNIST even/odd and 4 vs 9, C = 10, gamma = 0.02, tol 1e-3: SMOSVC float64 / oneDAL
     <= 0.5, float32 / oneDAL <= 0.25 at every n, W within 1e-5 relative, same accuracy;
@@ -55,6 +56,10 @@ except ImportError:                      # the benchmark extras are not installe
 
 
 CLOCK = time.perf_counter
+# target (a): a point whose ratio after the first repetitions is above NEAR times the
+# bound is measured again, AGAIN repetitions in all (a fit of a few milliseconds varies
+# by several percent from one repetition to the next)
+NEAR, AGAIN = 0.9, 10
 
 
 def timed(make, X, y, reps):
@@ -99,6 +104,7 @@ def target_a(quick):
     if quick:
         grid = grid[::7]
     ratios, rows, iters = [], [], []
+    n_again = 0
     for name in ("svmguide1", "svmguide2", "svmguide3"):
         X, y = load_svmguide(name)
         X = MinMaxScaler((-1, 1)).fit_transform(X)
@@ -111,8 +117,15 @@ def target_a(quick):
             C, gamma = 2.0 ** lc, 2.0 ** lg
             makers = {"libsvm": lambda C=C, g=gamma: SVC(C=C, gamma=g),
                       "smo": lambda C=C, g=gamma: SMOSVC(C=C, gamma=g)}
-            res = alternate(makers, X, y, 3 if quick else 2)
-            r = res["smo"][0] / res["libsvm"][0]
+            reps = 3 if quick else 2
+            res = alternate(makers, X, y, reps, every_time=True)
+            r = np.median(res["smo"][0]) / np.median(res["libsvm"][0])
+            if r > NEAR * 1.0:        # near the bound (either side): measured again
+                more = alternate(makers, X, y, AGAIN - reps, every_time=True)
+                res = {k: (res[k][0] + more[k][0], more[k][1]) for k in res}
+                r = np.median(res["smo"][0]) / np.median(res["libsvm"][0])
+                n_again += 1
+            res = {k: (float(np.median(t)), m) for k, (t, m) in res.items()}
             ratios.append(r)
             smo, sk = res["smo"][1], res["libsvm"][1]
             it_smo = int(np.sum(smo.n_iter_))           # summed over svmguide2's pairs
@@ -124,6 +137,8 @@ def target_a(quick):
                   flush=True)
     worst = rows[int(np.argmax(ratios))]
     print(f"  worst point: {worst[0]} log2C={worst[1]} log2g={worst[2]} ({worst[5]:.2f})")
+    print(f"  {n_again} points measured again ({AGAIN} repetitions in all: their ratio "
+          f"after the first {3 if quick else 2} above {NEAR})")
     _one_vs_one_cost(rows, quick)
     for name in ("svmguide1", "svmguide2", "svmguide3"):
         r = [row[5] for row in rows if row[0] == name]
