@@ -431,6 +431,17 @@ def kernel_block(st, fs, X, sq, Xi, sqi, cols):
 
 
 @jit
+def _block_into(st, fs, X, sq, Xi, sqi, cols, ks, out):
+    """The columns ``cols[ks]`` on the rows of ``Xi`` (:func:`kernel_block`), written
+    into the columns ``ks`` of ``out`` and returned."""
+    block = kernel_block(st, fs, X, sq, Xi, sqi, cols[ks])
+    st[EVALS] += block.size
+    for k in range(len(ks)):
+        out[:, ks[k]] = block[:, k]
+    return block
+
+
+@jit
 def reconstruct(st, fs, g_f, alpha_f, status_f, y_f, yp_f, gbar, active, inactive, n,
                 store, held, lru, info, X, sq, Xi, sqi):
     r"""The gradient of the set-aside variables, as :meth:`~svmtext.smo._solver._SMO.
@@ -467,17 +478,10 @@ def reconstruct(st, fs, g_f, alpha_f, status_f, y_f, yp_f, gbar, active, inactiv
                 n_missing += 1
         if n_partial:
             part = partial[:n_partial]
-            block = kernel_block(st, fs, X, sq, Xi, sqi, cols[part])
-            st[EVALS] += block.size
-            for k in range(n_partial):
-                out[:, part[k]] = block[:, k]
+            block = _block_into(st, fs, X, sq, Xi, sqi, cols, part, out)
             complete_partial(store, held, lru, info, n, cols[part], rows_a, rows_i, block)
         if n_missing:
-            miss = missing[:n_missing]
-            block = kernel_block(st, fs, X, sq, Xi, sqi, cols[miss])
-            st[EVALS] += block.size
-            for k in range(n_missing):
-                out[:, miss[k]] = block[:, k]
+            _block_into(st, fs, X, sq, Xi, sqi, cols, missing[:n_missing], out)
         v = np.empty(nc, dtype=X.dtype)
         for k in range(nc):
             v[k] = alpha_f[cols[k]] * y_f[cols[k]]
