@@ -165,6 +165,16 @@ def _keep_rows(src, active, na, inactive, ni):
 
 
 @jit
+def _rbf_exponent(dot, sq_sum, minus_gamma):
+    r""":math:`-\gamma \max(\lVert a\rVert^2 + \lVert b\rVert^2 - 2\langle a, b\rangle, 0)`
+    from ``dot`` :math:`= \langle a, b\rangle` and ``sq_sum``, in the order of
+    :func:`svmtext.kernels.squared_distances` and ``rbf_kernel`` (``np.maximum`` keeps
+    NaN)."""
+    v = dot * -2.0 + sq_sum
+    return minus_gamma * (v if v > 0.0 or v != v else 0.0)
+
+
+@jit
 def _compute(c, st, fs, KG, src, Xa, sqa, rows, na, dtype_of):
     """Column ``c`` on the rows ``rows[:na]`` (the data of those rows: ``Xa, sqa``),
     computed here (kinds 1 to 6) as Python would; kinds 5 and 6 up to NumPy's last
@@ -180,8 +190,7 @@ def _compute(c, st, fs, KG, src, Xa, sqa, rows, na, dtype_of):
         D = np.dot(Xa, X[c])              # (rbf_kernel's order of operations)
         sq_c, minus_gamma = sq[c], -fs[GAMMA]
         for t in range(na):
-            v = D[t] * -2.0 + (sqa[t] + sq_c)
-            col[t] = minus_gamma * (v if v > 0.0 or v != v else 0.0)  # np.maximum(v, 0)
+            col[t] = _rbf_exponent(D[t], sqa[t] + sq_c, minus_gamma)
         return col
     if kind == 6:                         # dense float64, polynomial: before NumPy's power
         prod = _column_product(Xa, X, c)
@@ -419,8 +428,7 @@ def kernel_block(st, fs, X, sq, Xi, sqi, cols):
         minus_gamma = -fs[GAMMA]
         for t in range(ni):
             for k in range(nc):
-                v = D[t, k] * -2.0 + (sqi[t] + sq[cols[k]])
-                D[t, k] = minus_gamma * (v if v > 0.0 or v != v else 0.0)
+                D[t, k] = _rbf_exponent(D[t, k], sqi[t] + sq[cols[k]], minus_gamma)
     elif kind == 6:                       # polynomial_kernel: gamma D + coef0
         for t in range(ni):
             for k in range(nc):
