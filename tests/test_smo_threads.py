@@ -84,3 +84,34 @@ def test_bad_n_jobs(bad):
         SMOSVC(n_jobs=bad).fit(X, y)
     with pytest.raises(ValueError, match="n_threads"):
         KernelColumns(X, n_threads=0)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_column_blocks_have_the_single_columns_bits(dtype):
+    """sparse_dot_columns (several columns per pass over a block of rows, and its
+    threaded twin) against sparse_dot_column, one column at a time: every bit, for
+    columns of 0 to 40 non-zero features (the four-at-a-time steps and the rest) and
+    rows past a block (2,500 rows: two blocks and a part)."""
+    from scipy.sparse import csr_matrix
+
+    from svmtext.smo import _core
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((2500, 60)).astype(dtype) * 10.0 ** rng.uniform(-3, 3, 60)
+    X[rng.random(X.shape) < 0.75] = 0.0
+    X[:41] = 0.0
+    for k in range(41):                      # point k has k non-zero features
+        X[k, rng.choice(60, k, replace=False)] = rng.standard_normal(k)
+    XT = np.ascontiguousarray(X.T)
+    csr = csr_matrix(X)
+    cols = np.concatenate([np.arange(41), rng.choice(2500, 30, replace=False)])
+    single = np.empty((len(cols), 2500), dtype=dtype)
+    for k, c in enumerate(cols):
+        lo, hi = csr.indptr[c], csr.indptr[c + 1]
+        _core.sparse_dot_column(XT, csr.indices[lo:hi], csr.data[lo:hi], single[k])
+    np.testing.assert_allclose(single, (X @ X[cols].T).T, rtol=1e-4 if dtype == "float32"
+                               else 1e-12, atol=1e-3 if dtype == "float32" else 1e-9)
+    for dots in (_core.sparse_dot_columns, _core.sparse_dot_columns_threads):
+        block = np.full((len(cols), 2500), np.nan, dtype=dtype)
+        dots(XT, csr.indptr, csr.indices, csr.data, cols, block)
+        assert np.array_equal(block.view(f"i{block.itemsize}"),
+                              single.view(f"i{single.itemsize}"))

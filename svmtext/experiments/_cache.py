@@ -163,6 +163,15 @@ def smoke_record(name: str, mod) -> dict:
             "results_hash": results_hash(smoke)}
 
 
+def blas_kernels() -> str:
+    """The BLAS library and the kernels it runs here (``openblas 0.3.31 SkylakeX``):
+    results that go through BLAS can move in the last bits with the kernels, and a
+    smoke run's path with them (``OPENBLAS_CORETYPE`` chooses OpenBLAS's kernels)."""
+    from threadpoolctl import threadpool_info
+    return "; ".join(f"{i['internal_api']} {i['version']} {i.get('architecture')}"
+                     for i in threadpool_info() if i.get("user_api") == "blas") or "unknown"
+
+
 def write_cache(name: str, config: dict, results: dict, root: Path | None = None,
                 smoke: dict | None = None) -> Path:
     """Store ``results`` with the ``config`` that produced them, its hash, the hash of
@@ -185,7 +194,8 @@ def write_cache(name: str, config: dict, results: dict, root: Path | None = None
         "config_hash": config_hash(config),
         "code": code_fingerprint(module) if module else None,
         "created": time.strftime("%Y-%m-%d %H:%M:%S"),
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                    "blas": blas_kernels()},
         "results": results,
         "results_hash": results_hash(results),
     }

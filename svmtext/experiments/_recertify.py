@@ -30,8 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from ._cache import (MEASUREMENT_WORDS, cache_path, config_hash, is_measurement, read_cache,
-                     script_module, strip_measurements, write_json_atomic)
+from ._cache import (MEASUREMENT_WORDS, blas_kernels, cache_path, config_hash, is_measurement,
+                     read_cache, script_module, strip_measurements, write_json_atomic)
 from ._code import changed_modules, code_fingerprint
 
 __all__ = ["DEFAULT_TOLERANCE", "MEASUREMENT_WORDS", "is_measurement", "strip_measurements",
@@ -92,6 +92,14 @@ def _smoke_results(name: str, mod) -> dict:
     return strip_measurements(results, mod)
 
 
+def _recorded_blas(payload: dict) -> str:
+    """The BLAS kernels of the last recertification, or of the cache's run."""
+    for entry in reversed(payload.get("recertified") or []):
+        if entry.get("blas"):
+            return entry["blas"]
+    return (payload.get("machine") or {}).get("blas", "not recorded")
+
+
 def recertify(name: str, root: Path | None = None, *, max_lines: int = 8) -> tuple[bool, str]:
     """Recertify the cache of ``name``: ``(current, message)``.
 
@@ -127,12 +135,17 @@ def recertify(name: str, root: Path | None = None, *, max_lines: int = 8) -> tup
     if diffs:
         shown = "\n    ".join(diffs[:max_lines])
         more = f"\n    ... and {len(diffs) - max_lines} more" if len(diffs) > max_lines else ""
+        recorded_blas = _recorded_blas(payload)
         return False, (f"{name}: STALE, the smoke results moved after {', '.join(changed)} changed "
                        f"({len(diffs)} differences):\n    {shown}{more}\n  "
+                       f"BLAS kernels here: {blas_kernels()}; recorded: {recorded_blas} (the "
+                       f"smoke runs follow them: OPENBLAS_CORETYPE=<kernels> runs the recorded "
+                       f"ones where the CPU can)\n  "
                        f"rerun the full configuration: `python -m svmtext.experiments.{name}`")
     payload.setdefault("recertified", []).append({
         "date": time.strftime("%Y-%m-%d %H:%M:%S"), "from": recorded.get("hash"),
-        "to": current["hash"], "changed": changed, "smoke_seconds": round(seconds, 1)})
+        "to": current["hash"], "changed": changed, "smoke_seconds": round(seconds, 1),
+        "blas": blas_kernels()})
     payload["code"] = current
     write_json_atomic(cache_path(name, root), payload)
     return True, (f"{name}: recertified ({len(changed)} modules changed: {', '.join(changed)}; "

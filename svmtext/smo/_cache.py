@@ -315,7 +315,7 @@ class ColumnCache:
             scatter_columns(out, partial, block.T)
             complete_partial(self.store, self.held, self.lru, self.info, self.n,
                              cols[partial], np.asarray(self.rows, dtype=np.int64), inactive,
-                             np.ascontiguousarray(block))
+                             block)          # (a transposed view: read down its columns)
         if len(missing):
             scatter_columns(out, missing, self.provider.block(inactive, cols[missing]).T)
         return out

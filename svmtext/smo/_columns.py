@@ -321,15 +321,15 @@ class KernelColumns:
         norms ``sq``), from the non-zero features of each ``x_c`` only (compiled)."""
         from . import _core              # compiled on first use
         if self.n_threads > 1:
-            dots, rbf = _core.sparse_dot_column_threads, _core.rbf_from_dots_threads
+            dots, rbf = _core.sparse_dot_columns_threads, _core.rbf_from_dots_threads
         else:
-            dots, rbf = _core.sparse_dot_column, _core.rbf_from_dots
+            dots, rbf = _core.sparse_dot_columns, _core.rbf_from_dots
         csr = self._csr
         out = np.empty((len(cols), XT.shape[1]), dtype=self.dtype)
-        for k, c in enumerate(cols):
-            lo, hi = csr.indptr[c], csr.indptr[c + 1]
-            dots(XT, csr.indices[lo:hi], csr.data[lo:hi], out[k])
-            if self.kernel == "rbf":
+        cols = np.asarray(cols, dtype=np.int64)
+        dots(XT, csr.indptr, csr.indices, csr.data, cols, out)
+        if self.kernel == "rbf":
+            for k, c in enumerate(cols):
                 rbf(out[k], sq, float(self.sq[c]), float(self.gamma))
         if self.kernel == "poly":
             out = (self.gamma * out + self.coef0) ** self.degree

@@ -31,8 +31,9 @@ from .. import kkt
 from .._numba import njit, prange
 
 __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient", "bias",
-           "dense_loop", "sparse_dot_column", "rbf_from_dots", "kernel_column",
-           "sparse_dot_column_threads", "rbf_from_dots_threads", "kernel_column_threads"]
+           "dense_loop", "sparse_dot_column", "sparse_dot_columns", "rbf_from_dots",
+           "kernel_column", "sparse_dot_column_threads", "sparse_dot_columns_threads",
+           "rbf_from_dots_threads", "kernel_column_threads"]
 
 _jit = njit(cache=True)
 # error_model="numpy" (the vectorised passes of dense_loop): see below
@@ -333,6 +334,31 @@ def transposed(X, out):
     return out
 
 
+def _dot_rows(XT, nz, v, o, lo, hi):
+    """``o[r - lo] = <x_r, x>`` for the rows ``lo <= r < hi`` (the body of
+    :func:`sparse_dot_column` and :func:`sparse_dot_columns`: one source, the same bits)."""
+    m = hi - lo
+    k = len(nz)
+    for r in range(m):
+        o[r] = 0
+    q = 0
+    while q + 4 <= k:
+        w0, w1, w2, w3 = v[q], v[q + 1], v[q + 2], v[q + 3]
+        a0, a1 = XT[nz[q], lo:hi], XT[nz[q + 1], lo:hi]
+        a2, a3 = XT[nz[q + 2], lo:hi], XT[nz[q + 3], lo:hi]
+        for r in range(m):
+            o[r] += w0 * a0[r] + w1 * a1[r] + w2 * a2[r] + w3 * a3[r]
+        q += 4
+    while q < k:
+        w0, a0 = v[q], XT[nz[q], lo:hi]
+        for r in range(m):
+            o[r] += w0 * a0[r]
+        q += 1
+
+
+_ROW_BLOCK = 1024
+
+
 def sparse_dot_column(XT, nz, v, out) -> np.ndarray:
     r"""``out[r] = <x_r, x>`` for the columns ``x_r`` of ``XT`` (features by rows), where
     ``x`` has the non-zero values ``v`` at the features ``nz``.
@@ -345,27 +371,28 @@ def sparse_dot_column(XT, nz, v, out) -> np.ndarray:
     row's sum made by one thread in the same order (the same bits).
     """
     n = XT.shape[1]
-    k = len(nz)
-    for b in prange((n + 1023) // 1024):
-        lo = b * 1024
-        hi = min(lo + 1024, n)
-        o = out[lo:hi]
-        m = hi - lo
-        for r in range(m):
-            o[r] = 0
-        q = 0
-        while q + 4 <= k:
-            w0, w1, w2, w3 = v[q], v[q + 1], v[q + 2], v[q + 3]
-            a0, a1 = XT[nz[q], lo:hi], XT[nz[q + 1], lo:hi]
-            a2, a3 = XT[nz[q + 2], lo:hi], XT[nz[q + 3], lo:hi]
-            for r in range(m):
-                o[r] += w0 * a0[r] + w1 * a1[r] + w2 * a2[r] + w3 * a3[r]
-            q += 4
-        while q < k:
-            w0, a0 = v[q], XT[nz[q], lo:hi]
-            for r in range(m):
-                o[r] += w0 * a0[r]
-            q += 1
+    for b in prange((n + _ROW_BLOCK - 1) // _ROW_BLOCK):
+        lo = b * _ROW_BLOCK
+        hi = min(lo + _ROW_BLOCK, n)
+        _dot_rows(XT, nz, v, out[lo:hi], lo, hi)
+    return out
+
+
+def sparse_dot_columns(XT, indptr, indices, data, cols, out) -> np.ndarray:
+    r"""``out[k, r] = <x_r, x_{c}>`` for the columns ``c = cols[k]`` of a matrix in
+    compressed sparse rows (``indptr, indices, data``), each with the operations of
+    :func:`sparse_dot_column` (the same bits), all of them a block of rows at a time:
+    the rows of ``XT`` that the columns share are read from memory once per block
+    instead of once per column (MNIST, 16,000 rows: half the time of one column at a
+    time; :meth:`~svmtext.smo.KernelColumns.block`). Threaded twin:
+    :func:`sparse_dot_columns_threads`."""
+    n = XT.shape[1]
+    for b in prange((n + _ROW_BLOCK - 1) // _ROW_BLOCK):
+        lo = b * _ROW_BLOCK
+        hi = min(lo + _ROW_BLOCK, n)
+        for k in range(len(cols)):
+            a, z = indptr[cols[k]], indptr[cols[k] + 1]
+            _dot_rows(XT, indices[a:z], data[a:z], out[k, lo:hi], lo, hi)
     return out
 
 
@@ -419,10 +446,13 @@ def _renamed(f, name) -> types.FunctionType:
     return g
 
 
-_kernels = (sparse_dot_column, kernel_column, rbf_from_dots)
-sparse_dot_column_threads, kernel_column_threads, rbf_from_dots_threads = (
+_dot_rows = njit(cache=True, fastmath=True)(_dot_rows)
+_kernels = (sparse_dot_column, sparse_dot_columns, kernel_column, rbf_from_dots)
+(sparse_dot_column_threads, sparse_dot_columns_threads, kernel_column_threads,
+ rbf_from_dots_threads) = (
     njit(cache=True, parallel=True, **opts)(_renamed(f, f.__name__ + "_threads"))
-    for f, opts in zip(_kernels, ({"fastmath": True}, {}, {})))
+    for f, opts in zip(_kernels, ({"fastmath": True}, {"fastmath": True}, {}, {})))
 sparse_dot_column = njit(cache=True, fastmath=True)(sparse_dot_column)
+sparse_dot_columns = njit(cache=True, fastmath=True)(sparse_dot_columns)
 kernel_column = _jit(kernel_column)
 rbf_from_dots = _jit(rbf_from_dots)
