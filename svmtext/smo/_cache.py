@@ -160,7 +160,7 @@ def get_stored(store, c):
 
 # ``out[:, k] = column`` writes one value per row of ``out``, each in another cache line;
 # the two copies below write ``out`` a block of rows at a time instead (the same values)
-_ROWS = 64
+_ROWS = 16
 
 
 @jit
