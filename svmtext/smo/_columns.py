@@ -210,9 +210,11 @@ class KernelColumns:
         Compute a column :math:`K_{\cdot c}` from the non-zero features of :math:`x_c`
         only, :math:`\langle x_r, x_c\rangle = \sum_{f:\, x_{cf} \ne 0} x_{rf} x_{cf}`,
         reading ``X`` stored feature by feature (compiled:
-        :func:`svmtext.smo._core.sparse_dot_column`). For MNIST, where four pixels in
-        five are 0, a column reads a fifth of the data and costs a tenth of a dense
-        matrix-vector product. ``'auto'``: when at most half of ``X`` is non-zero
+        :func:`svmtext.smo._core.sparse_dot_column`; several columns, as :meth:`block`
+        asks for them, in one pass over each block of rows:
+        :func:`~svmtext.smo._core.sparse_dot_columns`, the same bits). For MNIST, where
+        four pixels in five are 0, a column reads a fifth of the data and costs a tenth
+        of a dense matrix-vector product. ``'auto'``: when at most half of ``X`` is non-zero
         (named kernels only).
     compiled_columns : bool or None, default None (:attr:`compiled_default`, False)
         Dense data, named kernel: compute each column with the compiled
