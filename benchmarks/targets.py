@@ -93,7 +93,7 @@ def _ratio_line(label, ratios, bound, median_bound=None):
     worst = int(np.argmax(r))
     ok = (bound is None or r.max() <= bound) and \
         (median_bound is None or np.median(r) <= median_bound)
-    share = "" if bound is None else f"{np.mean(r <= bound):.0%} of {len(r)} at or below {bound}, "
+    share = "" if bound is None else f"{np.sum(r <= bound)} of {len(r)} at or below {bound}, "
     return (f"{label}: worst {r.max():.2f} (point {worst}), median {np.median(r):.2f}, "
             f"{share}-> {'MET' if ok else 'NOT MET'}")
 
