@@ -77,18 +77,20 @@ def loop_products_are_numpys() -> bool:
     per process on a few shapes.
 
     The loop (:mod:`svmtext.smo._loop`, kinds 4 to 6 of
-    :meth:`KernelColumns.compiled_source`) calls BLAS through numba, that is through
-    SciPy's BLAS library; NumPy calls its own. The two libraries are separate builds
-    (here OpenBLAS 0.3.30 and 0.3.31): in double precision they agree, in single
-    precision their AVX-512 kernels do not. If they disagree here, the loop leaves dense
-    columns to NumPy.
+    :meth:`KernelColumns.compiled_source`) calls NumPy's own BLAS library with NumPy's
+    arguments where it finds it (:func:`svmtext._blas.numpy_blas`), else BLAS through
+    numba, that is SciPy's library. The two libraries are separate builds (here OpenBLAS
+    0.3.30 and 0.3.31) whose kernels can differ (under ``OPENBLAS_CORETYPE=Haswell``
+    their matrix products do; in single precision their AVX-512 kernels do). If the
+    loop's products disagree with NumPy's here, the loop leaves dense columns to NumPy.
     """
+    from .._blas import numpy_blas
     from ._loop import blas_products
     rng = np.random.default_rng(0)
     for n, p in ((2, 1), (7, 3), (130, 9), (1001, 22), (300, 784)):
         X = rng.standard_normal((n, p))
         c = n // 2
-        gemv, gemm = blas_products(X, c)
+        gemv, gemm = blas_products(np.array(numpy_blas()), X, c)
         if not (np.array_equal(gemv, X @ X[c]) and np.array_equal(gemm, (X @ X[[c]].T)[:, 0])):
             return False
     return True
@@ -99,8 +101,9 @@ def loop_blocks_are_numpys() -> bool:
     """Whether the compiled loop's gradient reconstruction
     (:func:`svmtext.smo._loop.reconstruct`) gives Python's bits, checked once per process:
     its kernel blocks against :meth:`KernelColumns.block` (kinds 4 to 6 of
-    :meth:`KernelColumns.compiled_source`: NumPy's matrix products, from SciPy's BLAS in
-    the loop) and its products ``block @ v`` against NumPy's, on a few shapes (one row
+    :meth:`KernelColumns.compiled_source`: NumPy's matrix products, from NumPy's own BLAS
+    in the loop where :func:`svmtext._blas.numpy_blas` finds it, else SciPy's) and its
+    products ``block @ v`` against NumPy's, on a few shapes (one row
     or one column included). If they disagree, the loop hands the reconstruction to
     Python (:data:`svmtext.smo._loop.NEED_UNSHRINK`)."""
     from . import _loop as L
@@ -124,7 +127,7 @@ def loop_blocks_are_numpys() -> bool:
             expected = kc.block(rows, cols)
             v = rng.standard_normal(nc)
             if not (np.array_equal(block.view(np.int64), expected.view(np.int64))
-                    and np.array_equal(L.block_product(block, v), expected @ v)):
+                    and np.array_equal(L.block_product(st, block, v), expected @ v)):
                 return False
     return True
 
@@ -424,7 +427,7 @@ class KernelColumns:
             return 2, self.kernel_code, (self.X, self.sq, self._Xa, self._sqa, no_idx,
                                          no_idx, self.sq[:0])
         numpys = not self.sparse_columns and self.dtype == np.float64 \
-            and loop_products_are_numpys()       # (float32: SciPy's BLAS is not NumPy's)
+            and loop_products_are_numpys()       # (float64: the products checked)
         if numpys and self.kernel == "linear":
             # NumPy's column A x^T as one BLAS call from compiled code: the same bits
             return 4, 0, (self.X, self.sq, self._Xa, self._sqa, no_idx, no_idx, self.sq[:0])

@@ -63,6 +63,7 @@ import types
 
 import numpy as np
 
+from .._blas import matmul_abt, matvec, numpy_blas
 from .._numba import borrowed, jit, njit, pointer
 from .._ufunc import call_binary_inner_loop, call_inner_loop
 from ..kkt import UPPER
@@ -80,8 +81,8 @@ DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_FINISH =
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
  INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
  KERNEL, DEGREE, FINISH, FINISH_LOOP, FINISH_DATA, INACTIVE_READY, ROWS_BY_LOOP,
- SYNC, RECONSTRUCT_BY_LOOP, N_RECONSTRUCT) = range(30)
-N_ST = 30
+ SYNC, RECONSTRUCT_BY_LOOP, N_RECONSTRUCT, NP_GEMM, NP_GEMV, NP_DOT) = range(33)
+N_ST = 33
 # the float state fs[...]
 TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0, EXPONENT = range(7)
 N_FS = 7
@@ -107,6 +108,8 @@ def new_state(n, tol, tau, max_iter, shrinking, kind, kernel=-1, gamma=0.0, coef
     st[KIND] = kind
     st[PHASE] = P_TOP
     st[KERNEL], st[DEGREE] = kernel, degree
+    # NumPy's own BLAS functions (svmtext._blas; 0: numba's np.dot, SciPy's BLAS)
+    st[NP_GEMM], st[NP_GEMV], st[NP_DOT] = numpy_blas()
     fs[TOL], fs[TAU], fs[GAMMA], fs[COEF0] = tol, tau, gamma, coef0
     return st, fs
 
@@ -187,18 +190,18 @@ def _compute(c, st, fs, KG, src, Xa, sqa, rows, na, dtype_of):
         return col
     X, sq, _, _, indptr, indices, data = src
     if kind == 5:                         # dense float64, RBF: NumPy's column before its exp
-        D = np.dot(Xa, X[c])              # (rbf_kernel's order of operations)
+        D = matvec(_blas(st), Xa, X[c])    # (rbf_kernel's order of operations)
         sq_c, minus_gamma = sq[c], -fs[GAMMA]
         for t in range(na):
             col[t] = _rbf_exponent(D[t], sqa[t] + sq_c, minus_gamma)
         return col
     if kind == 6:                         # dense float64, polynomial: before NumPy's power
-        prod = _column_product(Xa, X, c)
+        prod = _column_product(_blas(st), Xa, X, c)
         for t in range(na):
             col[t] = fs[GAMMA] * prod[t] + fs[COEF0]
         return col
     if kind == 4:                         # dense data, linear: NumPy's product, same bits
-        col[:] = _column_product(Xa, X, c)
+        col[:] = _column_product(_blas(st), Xa, X, c)
         return col
     if kind == 2:                         # dense data
         _core.kernel_column(Xa, sqa, X[c], np.float64(sq[c]), st[KERNEL], fs[GAMMA],
@@ -248,24 +251,33 @@ def _cached(c, st, held, lru, info, active, na, n, buf):
 
 
 @jit
-def _column_product(Xa, X, c):
-    """:math:`X_a x_c^T` as NumPy's ``A @ Y.T`` makes it (a matrix product, not the
-    matrix-vector one: the two round differently), kinds 4 and 6."""
+def _blas(st):
+    """The addresses of NumPy's BLAS functions (:func:`svmtext._blas.numpy_blas`)."""
+    return st[NP_GEMM:NP_DOT + 1]
+
+
+@jit
+def _column_product(blas, Xa, X, c):
+    """:math:`X_a x_c^T` as NumPy's ``A @ Y.T`` makes it, kinds 4 and 6: NumPy's own
+    matrix-vector product (:func:`svmtext._blas.matvec`) where its BLAS was found and
+    the shape is one NumPy gives to BLAS; else numba's matrix product."""
+    if blas[1] != 0 and Xa.itemsize == 8 and Xa.shape[0] >= 2 and Xa.shape[1] >= 2:
+        return matvec(blas, Xa, X[c])
     return np.dot(Xa, X[c:c + 1].T)[:, 0]
 
 
 @jit
-def block_product(M, v):
+def block_product(st, M, v):
     """``M @ v`` as :func:`reconstruct` makes it (for
     :func:`svmtext.smo._columns.loop_blocks_are_numpys`)."""
-    return np.dot(M, v)
+    return matvec(_blas(st), M, v)
 
 
 @jit
-def blas_products(X, c) -> tuple:
+def blas_products(blas, X, c) -> tuple:
     """``(X x_c, X x_c^T)`` as :func:`_compute` makes them (kinds 5, and 4 and 6), for
     :func:`svmtext.smo._columns.loop_products_are_numpys`."""
-    return np.dot(X, X[c]), _column_product(X, X, c).copy()
+    return matvec(blas, X, X[c]), _column_product(blas, X, X, c).copy()
 
 
 @jit
@@ -423,7 +435,10 @@ def kernel_block(st, fs, X, sq, Xi, sqi, cols):
         B[k, :] = X[cols[k]]
     kind = st[KIND]
     one_rbf_column = kind == 5 and nc == 1 and ni > 1
-    D = np.dot(Xi, B[0]).reshape((ni, 1)) if one_rbf_column else np.dot(Xi, B.T)
+    if nc == 1 and ni >= 2 and (one_rbf_column or st[NP_GEMV] != 0):
+        D = matvec(_blas(st), Xi, B[0]).reshape((ni, 1))   # (NumPy: one column, gemv)
+    else:
+        D = matmul_abt(st[NP_GEMM], Xi, B)
     if kind == 5:                         # rbf_kernel: -gamma * max(-2 D + |a|^2 + |b|^2, 0)
         minus_gamma = -fs[GAMMA]
         for t in range(ni):
@@ -493,7 +508,7 @@ def reconstruct(st, fs, g_f, alpha_f, status_f, y_f, yp_f, gbar, active, inactiv
         v = np.empty(nc, dtype=X.dtype)
         for k in range(nc):
             v[k] = alpha_f[cols[k]] * y_f[cols[k]]
-        prod = np.dot(out, v)
+        prod = matvec(_blas(st), out, v)
         for t in range(ni):
             g[t] -= prod[t]
     drop_partial(store, held, lru, info, n)

@@ -1,0 +1,171 @@
+r"""NumPy's own BLAS, called from compiled code.
+
+numba computes ``np.dot`` with the BLAS of SciPy (``scipy.linalg.cython_blas``); NumPy
+calls the library it bundles. The two are separate builds (here OpenBLAS 0.3.30 and
+0.3.31), and where their kernels differ their products differ in the last bits: on one
+machine of this project, under ``OPENBLAS_CORETYPE=Haswell``, a ``33 x 784`` by
+``784 x 40`` product did. Compiled code that must give NumPy's bits (the SMO loop's
+dense kernel columns and its gradient reconstruction, :mod:`svmtext.smo._loop`) calls
+NumPy's library itself, with the arguments NumPy's ``matmul`` passes
+(``numpy/_core/src/umath/matmul.c.src``), for C-contiguous float64 operands:
+
+* ``A @ B.T`` (``A`` of shape ``(m, k)``, ``B`` of shape ``(n, k)``, all three at least
+  2): ``cblas_dgemm(RowMajor, NoTrans, Trans, m, n, k, 1, A, k, B, k, 0, C, n)``;
+* ``A @ x`` (``A`` of shape ``(m, n)``, both at least 2; also ``A @ Y.T`` for one row
+  ``Y``): ``cblas_dgemv(ColMajor, Trans, n, m, 1, A, n, x, 1, 0, y, 1)``;
+* ``A @ x`` for one row ``A``: ``0.0 + cblas_ddot(n, A, 1, x, 1)`` (NumPy's dot product).
+
+Other small shapes take NumPy's loops without BLAS, for which the callers keep
+numba's ``np.dot``. :func:`numpy_blas` finds the two functions
+in NumPy's library (its 64-bit-integer OpenBLAS, whose symbols carry a ``scipy_``
+prefix and a ``64_`` suffix) through ``threadpoolctl``; a caller must still check the
+results against NumPy's (:func:`svmtext.smo._columns.loop_products_are_numpys`).
+"""
+from __future__ import annotations
+
+import ctypes
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from ._numba import jit
+
+__all__ = ["numpy_blas", "matmul_abt", "matvec"]
+
+ROW_MAJOR, COL_MAJOR, NO_TRANS, TRANS = 101, 102, 111, 112
+
+
+@cache
+def numpy_blas() -> tuple[int, int, int]:
+    """``(dgemm, dgemv, ddot)``: the addresses of ``cblas_dgemm``, ``cblas_dgemv`` and
+    ``cblas_ddot`` in the BLAS library NumPy calls, when it is a 64-bit-integer build
+    whose symbols are found; else ``(0, 0, 0)`` (the callers then use numba's
+    ``np.dot``)."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:                   # (a dependency of scikit-learn)
+        return 0, 0, 0
+    config = np.__config__.CONFIG.get("Build Dependencies", {}).get("blas", {})
+    if "USE64BITINT" not in str(config.get("openblas configuration", "")):
+        return 0, 0, 0
+    here = Path(np.__file__).resolve().parent
+    libs = [Path(i["filepath"]) for i in threadpool_info() if i.get("user_api") == "blas"]
+    # NumPy's bundled library: beside the package, in numpy.libs (or inside it)
+    ours = [p for p in libs if p.resolve().parent in (here.parent / "numpy.libs", here)
+            or here in p.resolve().parents]
+    for path in ours:
+        try:
+            lib = ctypes.CDLL(str(path))
+        except OSError:
+            continue
+        for prefix, suffix in (("scipy_", "64_"), ("", "64_")):
+            try:
+                found = [getattr(lib, f"{prefix}cblas_{name}{suffix}")
+                         for name in ("dgemm", "dgemv", "ddot")]
+            except AttributeError:
+                continue
+            addresses = tuple(ctypes.cast(f, ctypes.c_void_p).value or 0 for f in found)
+            return addresses if all(addresses) else (0, 0, 0)
+    return 0, 0, 0
+
+
+def _cast(context, builder, values, sig, kinds):
+    """The call's operands: ``i`` a 32-bit enum, ``l`` a 64-bit integer, ``d`` a double,
+    ``p`` an address (an integer made a pointer)."""
+    i8p = ir.IntType(8).as_pointer()
+    out = []
+    for v, t, kind in zip(values, sig.args, kinds):
+        if kind == "d":
+            out.append(context.cast(builder, v, t, types.float64))
+            continue
+        v = context.cast(builder, v, t, types.int64)
+        out.append(builder.trunc(v, ir.IntType(32)) if kind == "i" else
+                   builder.inttoptr(v, i8p) if kind == "p" else v)
+    return out
+
+
+def _lowering(kinds, returns_double=False):
+    types_ = {"i": ir.IntType(32), "l": ir.IntType(64), "d": ir.DoubleType(),
+              "p": ir.IntType(8).as_pointer()}
+    fn_type = ir.FunctionType(ir.DoubleType() if returns_double else ir.VoidType(),
+                              [types_[k] for k in kinds])
+
+    def lower(context, builder, sig, values):
+        function, *operands = _cast(context, builder, values, sig, "l" + kinds)
+        result = builder.call(builder.inttoptr(function, fn_type.as_pointer()), operands)
+        return result if returns_double else context.get_dummy_value()
+    return lower
+
+
+# the operands of cblas_dgemm(order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta,
+# c, ldc), cblas_dgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy) and
+# cblas_ddot(n, x, incx, y, incy)
+_GEMM, _GEMV, _DOT = "iiillldplpldpl", "iilldplpldpl", "lplpl"
+
+
+def _typed(args, kinds, returns_double=False):
+    ok = all(isinstance(a, types.Float) if k == "d" else isinstance(a, types.Integer)
+             for a, k in zip(args, "l" + kinds))
+    result = types.float64 if returns_double else types.void
+    return (result(*args), _lowering(kinds, returns_double)) if ok else None
+
+
+@intrinsic
+def _dgemm(typingctx, function, order, transa, transb, m, n, k, alpha, a, lda, b, ldb,
+           beta, c, ldc):
+    """``cblas_dgemm`` at the address ``function`` (arrays passed as addresses)."""
+    return _typed((function, order, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta,
+                   c, ldc), _GEMM)
+
+
+@intrinsic
+def _dgemv(typingctx, function, order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy):
+    """``cblas_dgemv`` at the address ``function`` (arrays passed as addresses)."""
+    return _typed((function, order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy),
+                  _GEMV)
+
+
+@intrinsic
+def _ddot(typingctx, function, n, x, incx, y, incy):
+    """``cblas_ddot`` at the address ``function`` (arrays passed as addresses)."""
+    return _typed((function, n, x, incx, y, incy), _DOT, returns_double=True)
+
+
+@jit
+def matmul_abt(gemm, A, B):
+    """NumPy's ``A @ B.T`` for C-contiguous float64 ``A`` (m, k) and ``B`` (n, k), by
+    NumPy's ``cblas_dgemm`` at ``gemm`` (``m, n, k >= 2``; otherwise, or ``gemm = 0``,
+    numba's ``np.dot``; so too for float32, for which the loop is compiled as well)."""
+    m, k = A.shape
+    n = B.shape[0]
+    if gemm == 0 or A.itemsize != 8 or m < 2 or n < 2 or k < 2:
+        return np.dot(A, B.T)
+    C = np.empty((m, n), dtype=A.dtype)
+    _dgemm(gemm, ROW_MAJOR, NO_TRANS, TRANS, m, n, k, 1.0, A.ctypes.data, k,
+           B.ctypes.data, k, 0.0, C.ctypes.data, n)
+    return C
+
+
+@jit
+def matvec(blas, A, x):
+    """NumPy's ``A @ x`` (and ``A @ Y.T`` for one row ``Y``) for C-contiguous float64
+    ``A`` (m, n) and ``x`` (n,), by NumPy's functions (``blas``: the addresses of
+    :func:`numpy_blas`): ``cblas_dgemv`` for ``m, n >= 2``, ``cblas_ddot`` for one row;
+    otherwise, or without the addresses, or for float32, numba's ``np.dot``."""
+    m, n = A.shape
+    found = blas[1] != 0 and A.itemsize == 8
+    if found and m == 1 and n >= 1:
+        y = np.empty(1, dtype=A.dtype)
+        y[0] = 0.0 + _ddot(blas[2], n, A.ctypes.data, 1, x.ctypes.data, 1)
+        return y
+    if not found or m < 2 or n < 2:
+        return np.dot(A, x)
+    gemv = blas[1]
+    y = np.empty(m, dtype=A.dtype)
+    _dgemv(gemv, COL_MAJOR, TRANS, n, m, 1.0, A.ctypes.data, n, x.ctypes.data, 1, 0.0,
+           y.ctypes.data, 1)
+    return y
