@@ -6,20 +6,23 @@ calls the library it bundles. The two are separate builds (here OpenBLAS 0.3.30 
 machine of this project, under ``OPENBLAS_CORETYPE=Haswell``, a ``33 x 784`` by
 ``784 x 40`` product did. Compiled code that must give NumPy's bits (the SMO loop's
 dense kernel columns and its gradient reconstruction, :mod:`svmtext.smo._loop`) calls
-NumPy's library itself, with the arguments NumPy's ``matmul`` passes
-(``numpy/_core/src/umath/matmul.c.src``), for C-contiguous float64 operands:
+NumPy's library itself, with the arguments and the special cases of NumPy's
+``matmul`` (``numpy/_core/src/umath/matmul.c.src``), for C-contiguous float64
+operands (``A`` of shape ``(m, k)``, ``B`` of shape ``(n, k)``, ``x`` of length ``k``):
 
-* ``A @ B.T`` (``A`` of shape ``(m, k)``, ``B`` of shape ``(n, k)``, all three at least
-  2): ``cblas_dgemm(RowMajor, NoTrans, Trans, m, n, k, 1, A, k, B, k, 0, C, n)``;
-* ``A @ x`` (``A`` of shape ``(m, n)``, both at least 2; also ``A @ Y.T`` for one row
-  ``Y``): ``cblas_dgemv(ColMajor, Trans, n, m, 1, A, n, x, 1, 0, y, 1)``;
-* ``A @ x`` for one row ``A``: ``0.0 + cblas_ddot(n, A, 1, x, 1)`` (NumPy's dot product).
+* ``A @ B.T``, ``m, n, k >= 2``: ``cblas_dgemm(RowMajor, NoTrans, Trans, m, n, k, 1, A,
+  k, B, k, 0, C, n)``;
+* ``A @ x``, and ``A @ B.T`` for one row of ``B`` (``m, k >= 2``):
+  ``cblas_dgemv(ColMajor, Trans, k, m, 1, A, k, x, 1, 0, y, 1)``; ``A @ B.T`` for one row
+  of ``A`` (``n, k >= 2``): the same with ``B`` and ``A``'s row;
+* one value (one row of each): ``0.0 + cblas_ddot(k, A, 1, x, 1)``, NumPy's dot product;
+* one feature (``k = 1``): the products ``0.0 + a * b``, NumPy's loop without BLAS.
 
-Other small shapes take NumPy's loops without BLAS, for which the callers keep
-numba's ``np.dot``. :func:`numpy_blas` finds the two functions
-in NumPy's library (its 64-bit-integer OpenBLAS, whose symbols carry a ``scipy_``
-prefix and a ``64_`` suffix) through ``threadpoolctl``; a caller must still check the
-results against NumPy's (:func:`svmtext.smo._columns.loop_products_are_numpys`).
+:func:`numpy_blas` finds the three functions in NumPy's library (its 64-bit-integer
+OpenBLAS, whose symbols carry a ``scipy_`` prefix and a ``64_`` suffix) through
+``threadpoolctl``; without them (another BLAS), for float32 operands and for operands
+of other layouts, numba's ``np.dot`` computes the products. A caller must still check
+the results against NumPy's (:func:`svmtext.smo._columns.loop_products_are_numpys`).
 """
 from __future__ import annotations
 
@@ -46,9 +49,13 @@ def numpy_blas() -> tuple[int, int, int]:
     whose symbols are found; else ``(0, 0, 0)`` (the callers then use numba's
     ``np.dot``)."""
     try:
-        from threadpoolctl import threadpool_info
-    except ImportError:                   # (a dependency of scikit-learn)
+        return _find_numpy_blas()
+    except Exception:                     # whatever the look-up meets: numba's np.dot
         return 0, 0, 0
+
+
+def _find_numpy_blas() -> tuple[int, int, int]:
+    from threadpoolctl import threadpool_info
     config = np.__config__.CONFIG.get("Build Dependencies", {}).get("blas", {})
     if "USE64BITINT" not in str(config.get("openblas configuration", "")):
         return 0, 0, 0
@@ -136,36 +143,72 @@ def _ddot(typingctx, function, n, x, incx, y, incy):
 
 
 @jit
-def matmul_abt(gemm, A, B):
+def _blasable(blas, A, B):
+    """NumPy's functions found, and ``A`` (2-D) and ``B`` (1-D or 2-D) C-contiguous
+    float64 arrays with the same number of columns."""
+    k = A.shape[1]
+    if blas[0] == 0 or A.itemsize != 8 or B.itemsize != 8 or B.shape[-1] != k:
+        return False
+    if A.strides[1] != 8 or A.strides[0] != 8 * k or B.strides[-1] != 8:
+        return False
+    return B.ndim == 1 or B.strides[0] == 8 * k
+
+
+@jit
+def _dot(blas, a, b, k):
+    """NumPy's dot product of two contiguous rows of length ``k``."""
+    return 0.0 + _ddot(blas[2], k, a.ctypes.data, 1, b.ctypes.data, 1)
+
+
+@jit
+def _gemv(blas, A, x, y):
+    """``y = A @ x`` by NumPy's ``cblas_dgemv`` call (``A`` of shape ``(m, k)``)."""
+    m, k = A.shape
+    _dgemv(blas[1], COL_MAJOR, TRANS, k, m, 1.0, A.ctypes.data, k, x.ctypes.data, 1, 0.0,
+           y.ctypes.data, 1)
+
+
+@jit
+def matmul_abt(blas, A, B):
     """NumPy's ``A @ B.T`` for C-contiguous float64 ``A`` (m, k) and ``B`` (n, k), by
-    NumPy's ``cblas_dgemm`` at ``gemm`` (``m, n, k >= 2``; otherwise, or ``gemm = 0``,
-    numba's ``np.dot``; so too for float32, for which the loop is compiled as well)."""
+    NumPy's functions (``blas``: the addresses of :func:`numpy_blas`) with NumPy's
+    special cases (module docstring); otherwise numba's ``np.dot`` (also for float32,
+    for which the SMO loop is compiled as well)."""
     m, k = A.shape
     n = B.shape[0]
-    if gemm == 0 or A.itemsize != 8 or m < 2 or n < 2 or k < 2:
+    if not _blasable(blas, A, B) or m == 0 or n == 0 or k == 0:
         return np.dot(A, B.T)
     C = np.empty((m, n), dtype=A.dtype)
-    _dgemm(gemm, ROW_MAJOR, NO_TRANS, TRANS, m, n, k, 1.0, A.ctypes.data, k,
-           B.ctypes.data, k, 0.0, C.ctypes.data, n)
+    if m == 1 and n == 1:
+        C[0, 0] = _dot(blas, A[0], B[0], k)
+    elif k == 1:                          # NumPy's loop without BLAS
+        for i in range(m):
+            for j in range(n):
+                C[i, j] = 0.0 + A[i, 0] * B[j, 0]
+    elif m == 1:                          # vector @ matrix: gemv on B
+        _gemv(blas, B, A[0], C[0])
+    elif n == 1:                          # matrix @ vector: gemv on A
+        _gemv(blas, A, B[0], C[:, 0])
+    else:
+        _dgemm(blas[0], ROW_MAJOR, NO_TRANS, TRANS, m, n, k, 1.0, A.ctypes.data, k,
+               B.ctypes.data, k, 0.0, C.ctypes.data, n)
     return C
 
 
 @jit
 def matvec(blas, A, x):
-    """NumPy's ``A @ x`` (and ``A @ Y.T`` for one row ``Y``) for C-contiguous float64
-    ``A`` (m, n) and ``x`` (n,), by NumPy's functions (``blas``: the addresses of
-    :func:`numpy_blas`): ``cblas_dgemv`` for ``m, n >= 2``, ``cblas_ddot`` for one row;
-    otherwise, or without the addresses, or for float32, numba's ``np.dot``."""
-    m, n = A.shape
-    found = blas[1] != 0 and A.itemsize == 8
-    if found and m == 1 and n >= 1:
-        y = np.empty(1, dtype=A.dtype)
-        y[0] = 0.0 + _ddot(blas[2], n, A.ctypes.data, 1, x.ctypes.data, 1)
-        return y
-    if not found or m < 2 or n < 2:
+    """NumPy's ``A @ x`` for a C-contiguous float64 ``A`` (m, k) and ``x`` (k,), by
+    NumPy's functions (``blas``: the addresses of :func:`numpy_blas`) with NumPy's
+    special cases (module docstring); otherwise numba's ``np.dot``."""
+    m, k = A.shape
+    if not _blasable(blas, A, x) or m == 0 or k == 0:
         return np.dot(A, x)
-    gemv = blas[1]
     y = np.empty(m, dtype=A.dtype)
-    _dgemv(gemv, COL_MAJOR, TRANS, n, m, 1.0, A.ctypes.data, n, x.ctypes.data, 1, 0.0,
-           y.ctypes.data, 1)
+    if m == 1:
+        y[0] = _dot(blas, A[0], x, k)
+    elif k == 1:                          # NumPy's loop without BLAS
+        for i in range(m):
+            y[i] = 0.0 + A[i, 0] * x[0]
+    else:
+        _gemv(blas, A, x, y)
     return y

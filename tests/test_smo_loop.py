@@ -156,8 +156,8 @@ def test_numpys_inner_loop_gives_numpys_bits():
 
 
 def test_columns_stay_numpys_where_the_blas_libraries_differ(monkeypatch):
-    """Where the loop's BLAS (SciPy's, through numba) would not give NumPy's bits, the
-    dense columns are left to NumPy (kind 0)."""
+    """Where the loop's BLAS (NumPy's own, svmtext._blas; else SciPy's, through numba)
+    would not give NumPy's bits, the dense columns are left to NumPy (kind 0)."""
     import svmtext.smo._columns as columns
     assert isinstance(columns.loop_products_are_numpys(), bool)
     monkeypatch.setattr(columns, "loop_products_are_numpys", lambda: False)

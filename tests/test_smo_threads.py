@@ -110,6 +110,12 @@ def test_column_blocks_have_the_single_columns_bits(dtype):
         _core.sparse_dot_column(XT, csr.indices[lo:hi], csr.data[lo:hi], single[k])
     np.testing.assert_allclose(single, (X @ X[cols].T).T, rtol=1e-4 if dtype == "float32"
                                else 1e-12, atol=1e-3 if dtype == "float32" else 1e-9)
+    threaded = np.full_like(single, np.nan)
+    for k, c in enumerate(cols):
+        lo, hi = csr.indptr[c], csr.indptr[c + 1]
+        _core.sparse_dot_column_threads(XT, csr.indices[lo:hi], csr.data[lo:hi], threaded[k])
+    assert np.array_equal(threaded.view(f"i{single.itemsize}"),
+                          single.view(f"i{single.itemsize}"))
     for dots in (_core.sparse_dot_columns, _core.sparse_dot_columns_threads):
         block = np.full((len(cols), 2500), np.nan, dtype=dtype)
         dots(XT, csr.indptr, csr.indices, csr.data, cols, block)

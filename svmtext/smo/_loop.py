@@ -259,9 +259,9 @@ def _blas(st):
 @jit
 def _column_product(blas, Xa, X, c):
     """:math:`X_a x_c^T` as NumPy's ``A @ Y.T`` makes it, kinds 4 and 6: NumPy's own
-    matrix-vector product (:func:`svmtext._blas.matvec`) where its BLAS was found and
-    the shape is one NumPy gives to BLAS; else numba's matrix product."""
-    if blas[1] != 0 and Xa.itemsize == 8 and Xa.shape[0] >= 2 and Xa.shape[1] >= 2:
+    matrix-vector product (:func:`svmtext._blas.matvec`) where its BLAS was found; else
+    numba's matrix product."""
+    if blas[0] != 0:
         return matvec(blas, Xa, X[c])
     return np.dot(Xa, X[c:c + 1].T)[:, 0]
 
@@ -435,10 +435,12 @@ def kernel_block(st, fs, X, sq, Xi, sqi, cols):
         B[k, :] = X[cols[k]]
     kind = st[KIND]
     one_rbf_column = kind == 5 and nc == 1 and ni > 1
-    if nc == 1 and ni >= 2 and (one_rbf_column or st[NP_GEMV] != 0):
-        D = matvec(_blas(st), Xi, B[0]).reshape((ni, 1))   # (NumPy: one column, gemv)
+    if st[NP_GEMM] != 0:                  # NumPy's own BLAS (svmtext._blas)
+        D = matmul_abt(_blas(st), Xi, B)
+    elif one_rbf_column:
+        D = np.dot(Xi, B[0]).reshape((ni, 1))
     else:
-        D = matmul_abt(st[NP_GEMM], Xi, B)
+        D = np.dot(Xi, B.T)
     if kind == 5:                         # rbf_kernel: -gamma * max(-2 D + |a|^2 + |b|^2, 0)
         minus_gamma = -fs[GAMMA]
         for t in range(ni):
