@@ -161,21 +161,37 @@ def get_stored(store, c):
 # ``out[:, k] = column`` writes one value per row of ``out``, each in another cache line;
 # the two copies below write ``out`` a block of rows at a time instead (the same values)
 _ROWS = 16
+_GATHER = 512           # rows per block of gather_full_columns
 
 
 @jit
 def gather_full_columns(store, held, n, cols, rows, out, full):
     """``out[t, k] = K[rows[t], cols[k]]`` for the columns ``cols[k]`` held whole
-    (``full[k]`` true); ``full[k]`` false for the others (partial or not held)."""
+    (``full[k]`` true); ``full[k]`` false for the others (partial or not held).
+
+    A block of rows at a time: each column's values at those rows are gathered into a
+    row of a small buffer (a column read once per block, the writes contiguous), which
+    is then copied into ``out`` :data:`_ROWS` rows at a time (the same values)."""
+    ks = np.empty(len(cols), dtype=np.int64)
+    nk = 0
     for k in range(len(cols)):
         full[k] = held[cols[k]] and len(store[cols[k]]) == n
-    for lo in range(0, len(rows), _ROWS):
-        hi = min(lo + _ROWS, len(rows))
-        for k in range(len(cols)):
-            if full[k]:
-                col = store[cols[k]]
-                for t in range(lo, hi):
-                    out[t, k] = col[rows[t]]
+        if full[k]:
+            ks[nk] = k
+            nk += 1
+    buf = np.empty((nk, _GATHER), dtype=out.dtype)
+    for lo in range(0, len(rows), _GATHER):
+        hi = min(lo + _GATHER, len(rows))
+        for q in range(nk):
+            col = store[cols[ks[q]]]
+            for t in range(lo, hi):
+                buf[q, t - lo] = col[rows[t]]
+        for t0 in range(lo, hi, _ROWS):
+            t1 = min(t0 + _ROWS, hi)
+            for q in range(nk):
+                k = ks[q]
+                for t in range(t0, t1):
+                    out[t, k] = buf[q, t - lo]
 
 
 @jit
