@@ -144,8 +144,9 @@ def _ddot(typingctx, function, n, x, incx, y, incy):
 
 @jit
 def _blasable(blas, A, B):
-    """NumPy's functions found, and ``A`` (2-D) and ``B`` (1-D or 2-D) C-contiguous
-    float64 arrays with the same number of columns."""
+    """NumPy's functions found (:func:`numpy_blas` finds all three or none, so the first
+    address tells), and ``A`` (2-D) and ``B`` (1-D or 2-D) C-contiguous float64 arrays
+    with the same number of columns."""
     k = A.shape[1]
     if blas[0] == 0 or A.itemsize != 8 or B.itemsize != 8 or B.shape[-1] != k:
         return False

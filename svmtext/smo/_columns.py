@@ -90,8 +90,8 @@ def loop_products_are_numpys() -> bool:
     for n, p in ((2, 1), (7, 3), (130, 9), (1001, 22), (300, 784)):
         X = rng.standard_normal((n, p))
         c = n // 2
-        gemv, gemm = blas_products(np.array(numpy_blas()), X, c)
-        if not (np.array_equal(gemv, X @ X[c]) and np.array_equal(gemm, (X @ X[[c]].T)[:, 0])):
+        col, col_t = blas_products(np.array(numpy_blas()), X, c)   # X x_c, X x_c^T
+        if not (np.array_equal(col, X @ X[c]) and np.array_equal(col_t, (X @ X[[c]].T)[:, 0])):
             return False
     return True
 
