@@ -121,3 +121,27 @@ def test_column_blocks_have_the_single_columns_bits(dtype):
         dots(XT, csr.indptr, csr.indices, csr.data, cols, block)
         assert np.array_equal(block.view(f"i{block.itemsize}"),
                               single.view(f"i{single.itemsize}"))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_block_into_has_the_blocks_bits(dtype, kernel, n_threads):
+    """KernelColumns.block_into (sparse_kernel_rows: the reconstruction's layout, rows
+    a block at a time) against KernelColumns.block, every bit, at the columns ``ks`` of
+    a float64 array, the other columns untouched; rows in no order, over two blocks and
+    a part, and a set of rows and columns that ends inside a block."""
+    X, _ = _data(700, 100, 0.8, 5)
+    kc = KernelColumns(X, kernel, gamma=0.3, dtype=dtype, sparse_columns=True,
+                       n_threads=n_threads)
+    rng = np.random.default_rng(3)
+    for rows, cols in ((rng.permutation(700)[:600], rng.choice(700, 37, replace=False)),
+                       (np.arange(5, 262), np.arange(3))):
+        expected = kc.block(rows, cols)
+        out = np.full((len(rows), len(cols) + 4), -7.0)
+        ks = rng.permutation(len(cols) + 4)[:len(cols)]
+        assert kc.block_into(rows, cols, out, ks)
+        assert np.array_equal(out[:, ks], expected.astype(np.float64))
+        rest = np.setdiff1d(np.arange(len(cols) + 4), ks)
+        assert np.all(out[:, rest] == -7.0)
+    assert not KernelColumns(X, "poly", sparse_columns=True).block_into(rows, cols, out, ks)

@@ -195,9 +195,9 @@ def gather_full_columns(store, held, n, cols, rows, out, full):
 
 
 @jit
-def complete_partial(store, held, lru, info, n, cols, rows, inactive, block):
+def complete_partial(store, held, lru, info, n, cols, rows, inactive, block, ks):
     """Store the partial columns ``cols`` (held, on the rows ``rows``) completed to
-    full columns, their rows ``inactive`` from ``block[:, k]``, in the order of
+    full columns, their rows ``inactive`` from ``block[:, ks[k]]``, in the order of
     ``cols`` (every partial column is read before any is stored: storing evicts)."""
     parts = List()
     for k in range(len(cols)):
@@ -208,7 +208,7 @@ def complete_partial(store, held, lru, info, n, cols, rows, inactive, block):
         for t in range(len(rows)):
             full[rows[t]] = part[t]
         for t in range(len(inactive)):
-            full[inactive[t]] = block[t, k]
+            full[inactive[t]] = block[t, ks[k]]
         store_column(store, held, lru, info, cols[k], full)
 
 
@@ -263,6 +263,7 @@ class ColumnCache:
         # a byte count is an integer: nbytes > capacity  <=>  nbytes > floor(capacity)
         self.info[CAPACITY] = int(min(self.capacity, 2.0 ** 62))
         self.rows = None            # active rows (global indices); None: all rows
+        self._out = None            # complete_block's buffer
 
     # counters, read from the arrays the compiled loop updates
     hits = property(lambda self: int(self.info[HITS]))
@@ -320,24 +321,38 @@ class ColumnCache:
         """
         cols = np.asarray(cols, dtype=np.int64)
         inactive = np.asarray(inactive, dtype=np.int64)
-        out = np.empty((len(inactive), len(cols)), dtype=self.provider.dtype)
+        # in float64 whatever the columns' type (a float32 block in a product with
+        # float64 coefficients is cast first, into new memory: the same values), on a
+        # buffer kept from block to block (new memory costs page faults)
+        size = len(inactive) * len(cols)
+        if self._out is None or self._out.size < size:
+            self._out = np.empty(size)
+        out = self._out[:size].reshape(len(inactive), len(cols))
         whole = np.empty(len(cols), dtype=np.bool_)
         gather_full_columns(self.store, self.held, self.n, cols, inactive, out, whole)
         rest = np.flatnonzero(~whole)
         held = self.held[cols[rest]]
         partial, missing = rest[held], rest[~held]
         if len(partial):
-            block = self.provider.block(inactive, cols[partial])
-            scatter_columns(out, partial, block.T)
+            self._block_into(inactive, cols[partial], out, partial)
             complete_partial(self.store, self.held, self.lru, self.info, self.n,
                              cols[partial], np.asarray(self.rows, dtype=np.int64), inactive,
-                             block)          # (a transposed view: read down its columns)
+                             out, partial)
         if len(missing):
-            scatter_columns(out, missing, self.provider.block(inactive, cols[missing]).T)
+            self._block_into(inactive, cols[missing], out, missing)
         return out
 
+    def _block_into(self, rows, cols, out, ks) -> None:
+        """``out[:, ks] = K[rows, cols]``: the provider's :meth:`~svmtext.smo.KernelColumns.block_into`
+        where it has one that applies, else its block copied in."""
+        block_into = getattr(self.provider, "block_into", None)
+        if block_into is None or not block_into(rows, cols, out, ks):
+            scatter_columns(out, ks, self.provider.block(rows, cols).T)
+
     def reset(self) -> None:
-        """Unshrinking: all rows become active; partial columns are dropped."""
+        """Unshrinking: all rows become active; partial columns are dropped (and the
+        buffer of :meth:`complete_block` released)."""
+        self._out = None
         self.provider.set_active(None)
         self.rows = None
         drop_partial(self.store, self.held, self.lru, self.info, self.n)

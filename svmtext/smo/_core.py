@@ -31,8 +31,9 @@ from .. import kkt
 from .._numba import njit, prange
 
 __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient", "bias",
-           "dense_loop", "sparse_dot_column", "sparse_dot_columns", "rbf_from_dots",
-           "kernel_column", "sparse_dot_column_threads", "sparse_dot_columns_threads",
+           "dense_loop", "sparse_dot_column", "sparse_dot_columns", "sparse_kernel_rows",
+           "rbf_from_dots", "kernel_column", "sparse_dot_column_threads",
+           "sparse_dot_columns_threads", "sparse_kernel_rows_threads",
            "rbf_from_dots_threads", "kernel_column_threads"]
 
 _jit = njit(cache=True)
@@ -396,6 +397,43 @@ def sparse_dot_columns(XT, indptr, indices, data, cols, out) -> np.ndarray:
     return out
 
 
+_ROWS_FUSED = 256        # rows per block of sparse_kernel_rows (its buffer in L2)
+
+
+def sparse_kernel_rows(XT, indptr, indices, data, cols, sq_rows, sq_cols, gamma, rbf,
+                       ks, out) -> np.ndarray:
+    r"""``out[r, ks[k]]`` :math:`= K_{r c}` for the rows :math:`x_r` stored in ``XT``
+    (features by rows, squared norms ``sq_rows``) and the columns ``c = cols[k]`` of a
+    matrix in compressed sparse rows (squared norms ``sq_cols``): the linear kernel, or
+    the RBF kernel when ``rbf``.
+
+    Each value is made with the operations of :func:`sparse_dot_columns`, in ``XT``'s
+    type, and then of :func:`rbf_from_dots` (the same bits as :meth:`KernelColumns.block
+    <svmtext.smo.KernelColumns.block>`), :data:`_ROWS_FUSED` rows at a time into a small
+    buffer, which is written into those rows of ``out`` while it is in cache. This is
+    the layout of the gradient reconstruction
+    (:meth:`~svmtext.smo._cache.ColumnCache.complete_block`), made without the passes of
+    a block in the other layout (its ``exp``, then a transposed copy) over memory."""
+    n = XT.shape[1]
+    m = len(cols)
+    for b in prange((n + _ROWS_FUSED - 1) // _ROWS_FUSED):
+        lo = b * _ROWS_FUSED
+        hi = min(lo + _ROWS_FUSED, n)
+        buf = np.empty((m, hi - lo), dtype=XT.dtype)
+        for k in range(m):
+            a, z = indptr[cols[k]], indptr[cols[k] + 1]
+            _dot_rows(XT, indices[a:z], data[a:z], buf[k], lo, hi)
+            if rbf:
+                rbf_from_dots(buf[k], sq_rows[lo:hi], sq_cols[k], gamma)
+        for t0 in range(lo, hi, 16):
+            t1 = min(t0 + 16, hi)
+            for k in range(m):
+                c = ks[k]
+                for t in range(t0, t1):
+                    out[t, c] = buf[k, t - lo]
+    return out
+
+
 def kernel_column(Xa, sqa, x, sq_x, kernel, gamma, coef0, degree, out) -> np.ndarray:
     r"""``out[r]`` :math:`= k(x_r, x)` for the rows :math:`x_r` of ``Xa``: ``kernel`` 0
     linear :math:`\langle x_r, x\rangle`, 1 RBF :math:`\exp(-\gamma\max(0, \lVert x_r\rVert^2
@@ -447,12 +485,14 @@ def _renamed(f, name) -> types.FunctionType:
 
 
 _dot_rows = njit(cache=True, fastmath=True)(_dot_rows)
-_kernels = (sparse_dot_column, sparse_dot_columns, kernel_column, rbf_from_dots)
-(sparse_dot_column_threads, sparse_dot_columns_threads, kernel_column_threads,
- rbf_from_dots_threads) = (
+rbf_from_dots = _jit(rbf_from_dots)        # (the serial one: sparse_kernel_rows calls it)
+_kernels = (sparse_dot_column, sparse_dot_columns, sparse_kernel_rows, kernel_column,
+            rbf_from_dots.py_func)
+(sparse_dot_column_threads, sparse_dot_columns_threads, sparse_kernel_rows_threads,
+ kernel_column_threads, rbf_from_dots_threads) = (
     njit(cache=True, parallel=True, **opts)(_renamed(f, f.__name__ + "_threads"))
-    for f, opts in zip(_kernels, ({"fastmath": True}, {"fastmath": True}, {}, {})))
+    for f, opts in zip(_kernels, ({"fastmath": True},) * 3 + ({}, {})))
 sparse_dot_column = njit(cache=True, fastmath=True)(sparse_dot_column)
 sparse_dot_columns = njit(cache=True, fastmath=True)(sparse_dot_columns)
+sparse_kernel_rows = njit(cache=True, fastmath=True)(sparse_kernel_rows)
 kernel_column = _jit(kernel_column)
-rbf_from_dots = _jit(rbf_from_dots)

@@ -504,7 +504,8 @@ def reconstruct(st, fs, g_f, alpha_f, status_f, y_f, yp_f, gbar, active, inactiv
         if n_partial:
             part = partial[:n_partial]
             block = _block_into(st, fs, X, sq, Xi, sqi, cols, part, out)
-            complete_partial(store, held, lru, info, n, cols[part], rows_a, rows_i, block)
+            complete_partial(store, held, lru, info, n, cols[part], rows_a, rows_i, block,
+                             np.arange(n_partial))
         if n_missing:
             _block_into(st, fs, X, sq, Xi, sqi, cols, missing[:n_missing], out)
         v = np.empty(nc, dtype=X.dtype)
