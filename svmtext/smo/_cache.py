@@ -161,7 +161,7 @@ def get_stored(store, c):
 # ``out[:, k] = column`` writes one value per row of ``out``, each in another cache line;
 # the two copies below write ``out`` a block of rows at a time instead (the same values)
 _ROWS = 16
-_GATHER = 512           # rows per block of gather_full_columns
+_GATHER = 128           # rows per block of gather_full_columns
 
 
 @jit

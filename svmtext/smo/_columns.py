@@ -274,14 +274,9 @@ class KernelColumns:
             from . import _core              # compiled on first use
             self.XT = _core.transposed(X, np.empty((X.shape[1], X.shape[0]), dtype=self.dtype))
             self.X = self.XT.T
-            # and each row's non-zero features and values (compressed sparse rows; the
-            # mask in row-major order gives them in CSR's order, faster than csr_matrix(X))
-            nonzero = X != 0
-            indptr = np.zeros(len(X) + 1, dtype=np.int32)
-            np.cumsum(np.count_nonzero(nonzero, axis=1), out=indptr[1:])
-            self._csr = csr_matrix((X[nonzero].astype(self.dtype, copy=False),
-                                    np.nonzero(nonzero)[1].astype(np.int32), indptr),
-                                   shape=X.shape)
+            # and each row's non-zero features and values (compressed sparse rows)
+            indptr, indices, data = _core.nonzero_rows(X, np.empty(0, dtype=self.dtype))
+            self._csr = csr_matrix((data, indices, indptr), shape=X.shape)
         else:
             self.X = np.ascontiguousarray(X, dtype=self.dtype)
         self.sq = np.einsum("ij,ij->i", self.X, self.X)

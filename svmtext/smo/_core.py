@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import kkt
 from .._numba import njit, prange
+from ._exp32 import rbf_single
 
 __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient", "bias",
            "dense_loop", "sparse_dot_column", "sparse_dot_columns", "sparse_kernel_rows",
@@ -335,6 +336,33 @@ def transposed(X, out):
     return out
 
 
+@_jit
+def nonzero_rows(X, dtype_of):
+    """``X`` in compressed sparse rows, ``(indptr, indices, data)``: each row's non-zero
+    entries in the order of its features (int32 indices, ``data`` of ``dtype_of``'s
+    type; NaN counts as non-zero), as ``csr_matrix(X)`` holds them, in two passes over
+    ``X`` (a third of the time of NumPy's mask, ``nonzero`` and boolean index)."""
+    n, p = X.shape
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    for i in range(n):
+        c = 0
+        for f in range(p):
+            if X[i, f] != 0:
+                c += 1
+        indptr[i + 1] = indptr[i] + c
+    indices = np.empty(indptr[n], dtype=np.int32)
+    data = np.empty(indptr[n], dtype=dtype_of.dtype)
+    k = 0
+    for i in range(n):
+        for f in range(p):
+            v = X[i, f]
+            if v != 0:
+                indices[k] = f
+                data[k] = v
+                k += 1
+    return indptr, indices, data
+
+
 def _dot_rows(XT, nz, v, o, lo, hi):
     """``o[r - lo] = <x_r, x>`` for the rows ``lo <= r < hi`` (the body of
     :func:`sparse_dot_column` and :func:`sparse_dot_columns`: one source, the same bits)."""
@@ -458,7 +486,10 @@ def kernel_column(Xa, sqa, x, sq_x, kernel, gamma, coef0, degree, out) -> np.nda
 
 def rbf_from_dots(dots, sq_rows, sq_c, gamma) -> np.ndarray:
     r"""In place: :math:`K_{rc} = \exp(-\gamma\max(0, \lVert x_r\rVert^2 + \lVert x_c\rVert^2
-    - 2\langle x_r, x_c\rangle))` from the inner products ``dots``."""
+    - 2\langle x_r, x_c\rangle))` from the inner products ``dots``. In float32 the
+    same bits by :func:`svmtext.smo._exp32.rbf_single` (vectorised, one thread)."""
+    if dots.itemsize == 4:
+        return rbf_single(dots, sq_rows, sq_c, gamma)
     for r in prange(len(dots)):
         dist = sq_rows[r] + sq_c - 2 * dots[r]
         if dist < 0:
