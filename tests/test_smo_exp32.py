@@ -24,14 +24,13 @@ def _near(xs):
     return out
 
 
-@njit(cache=False)
 def _reference(dots, sq_rows, sq_c, gamma):
-    """rbf_from_dots' loop as it was: the C library's exp, one value at a time."""
-    for r in range(len(dots)):
-        dist = sq_rows[r] + sq_c - 2 * dots[r]
-        if dist < 0:
-            dist = 0
-        dots[r] = np.exp(-gamma * dist)
+    """The C library's exp, one value at a time: rbf_from_dots' float64 loop on the
+    float32 values made float64 (exactly), its results rounded to float32, as the
+    float32 loop stored them."""
+    out = _core.rbf_from_dots(dots.astype(np.float64), sq_rows.astype(np.float64),
+                              sq_c, gamma)
+    dots[:] = out.astype(np.float32)
     return dots
 
 
