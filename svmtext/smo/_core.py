@@ -337,7 +337,7 @@ def transposed(X, out):
 
 
 @_jit
-def nonzero_rows(X, dtype_of):
+def nonzero_rows(X, dtype_of) -> tuple:
     """``X`` in compressed sparse rows, ``(indptr, indices, data)``: each row's non-zero
     entries in the order of its features (int32 indices, ``data`` of ``dtype_of``'s
     type; NaN counts as non-zero), as ``csr_matrix(X)`` holds them, in two passes over

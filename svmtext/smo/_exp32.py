@@ -46,7 +46,7 @@ _inline = njit(cache=True, inline="always")
 
 
 @_inline
-def rbf_exponent(dot, sq_r, sq_c, gamma):
+def rbf_exponent(dot, sq_r, sq_c, gamma) -> float:
     r""":math:`x = -\gamma\max(0, s_r + s_c - 2d)`, with the operations of
     :func:`svmtext.smo._core.rbf_from_dots`."""
     dist = sq_r + sq_c - 2 * dot
@@ -56,7 +56,7 @@ def rbf_exponent(dot, sq_r, sq_c, gamma):
 
 
 @_inline
-def exp_near(x):
+def exp_near(x) -> float:
     r""":math:`y \approx e^x` for :math:`X_{\min} \le x \le 0` (relative error below
     :math:`2^{-50}`); ``x`` is clipped to that range."""
     x = min(max(x, X_MIN), 0.0)
@@ -70,7 +70,7 @@ def exp_near(x):
 
 
 @_inline
-def settled(x, y):
+def settled(x, y) -> bool:
     """Whether ``y`` (:func:`exp_near` of ``x``) rounds to float32 as ``exp(x)`` does,
     surely: ``y(1 - MARGIN)`` and ``y(1 + MARGIN)`` round alike, and ``x`` is in range."""
     return (np.float32(y * (1.0 - MARGIN)) == np.float32(y * (1.0 + MARGIN))) \
@@ -78,7 +78,7 @@ def settled(x, y):
 
 
 @njit(cache=True)
-def _fast_pass(dots, sq_rows, sq_c, gamma, out):
+def _fast_pass(dots, sq_rows, sq_c, gamma, out) -> int:
     """``out[r]`` = float32 of :func:`exp_near`; returns how many are not settled."""
     unsettled = 0
     for r in range(len(dots)):
@@ -90,7 +90,7 @@ def _fast_pass(dots, sq_rows, sq_c, gamma, out):
 
 
 @njit(cache=True)
-def rbf_single(dots, sq_rows, sq_c, gamma):
+def rbf_single(dots, sq_rows, sq_c, gamma) -> np.ndarray:
     r"""In place, float32 ``dots``: :math:`\mathrm{fl}_{32}(\exp(x_r))` with
     :math:`x_r` = :func:`rbf_exponent` of ``dots[r]`` (the bits of
     :func:`svmtext.smo._core.rbf_from_dots`' loop with the C library's ``exp``)."""
