@@ -288,7 +288,7 @@ class KernelColumns:
             if isinstance(kernel, str) and (compiled_columns or self.sparse_columns) else None
         self._diag = kernel_diag(X, kernel, gamma=gamma, degree=degree, coef0=coef0)
         self.n_kernel_evals = 0
-        self._buffers = {}
+        self._rows_buf = None            # the copies of _take
         self.set_active(None)
 
     @property
@@ -312,26 +312,18 @@ class KernelColumns:
             self._Xa = self.X if rows is None else self.X[rows]
         self._sqa = self.sq if rows is None else self.sq[rows]
 
-    def _workspace(self, name, shape, dtype) -> np.ndarray:
-        """A C-contiguous array of ``shape`` on a buffer this provider keeps under
-        ``name``, valid until the next call with that name.
-
-        Shrinking copies the data's active rows, again and again in one fit. Each new
-        array of that size is fresh memory from the system, whose first writes cost page
-        faults (MNIST, 60,000 rows, float64: 4 s of a 46 s fit); a buffer kept is touched
-        once."""
-        size = int(np.prod(shape))
-        buf = self._buffers.get(name)
-        if buf is None or buf.size < size or buf.dtype != dtype:
-            buf = self._buffers[name] = np.empty(size, dtype=dtype)
-        return buf[:size].reshape(shape)
-
     def _take(self, rows, back=False) -> np.ndarray:
         """``XT[:, rows]`` (sparse columns) in one buffer of ``XT``'s size kept for both
         copies: the active rows at its front, the rows of :meth:`_rows_block` (the rows
-        set aside) at its back, or in new memory where the two would overlap."""
+        set aside) at its back, or in new memory where the two would overlap.
+
+        Shrinking makes these copies again and again in one fit; each new array of
+        that size is fresh memory whose first writes cost page faults (MNIST, 60,000
+        rows, float64: 4 s of a 46 s fit), a buffer kept is touched once."""
         p, m = self.XT.shape[0], len(rows)
-        buf = self._workspace("rows", (self.XT.size,), self.dtype)
+        if self._rows_buf is None:
+            self._rows_buf = np.empty(self.XT.size, dtype=self.dtype)
+        buf = self._rows_buf
         front = 0 if self._rows is None else p * len(self._rows)
         if not back:
             out = buf[:p * m]
