@@ -24,7 +24,7 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["CACHE_DIR", "njit", "prange", "jit", "pointer", "borrowed",
+__all__ = ["CACHE_DIR", "njit", "prange", "jit", "pointer", "borrowed", "max_of", "min_of",
            "prefer_threading_layers"]
 
 
@@ -79,6 +79,37 @@ def pointer(typingctx, address, dtype):
     def codegen(context, builder, signature, args):
         return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
     return sig, codegen
+
+
+def _select_intrinsic(predicate, doc):
+    """An intrinsic ``(a, b) -> a if a <predicate> b else b`` on float64 whose compare and
+    select both carry the flags ``nnan nsz``."""
+    def typer(typingctx, a, b):
+        if a != types.float64 or b != types.float64:
+            return None
+        sig = types.float64(types.float64, types.float64)
+
+        def codegen(context, builder, signature, args):
+            x, y = args
+            flags = ("nnan", "nsz")
+            return builder.select(builder.fcmp_ordered(predicate, x, y, flags=flags),
+                                  x, y, flags=flags)
+        return sig, codegen
+    typer.__doc__ = doc
+    return intrinsic(typer)
+
+
+_REDUCTION = """
+
+    In a loop ``r = {0}(x[k], r)`` is a reduction that LLVM's loop vectoriser turns
+    into vector instructions. numba's own ``{1}`` on floats builds the same compare
+    and select, but the select without the flags ``nnan nsz``, and the vectoriser
+    then leaves the loop scalar (a chain of dependent comparisons). For arrays
+    without NaN (what the flags promise) the value is ``{1}(a, b)``'s, exactly."""
+max_of = _select_intrinsic(">", "``max(a, b)`` of two float64 values, vectorisable."
+                           + _REDUCTION.format("max_of", "max"))
+min_of = _select_intrinsic("<", "``min(a, b)`` of two float64 values, vectorisable."
+                           + _REDUCTION.format("min_of", "min"))
 
 
 @jit

@@ -146,6 +146,41 @@ def test_cache_lets_go_of_the_columns_it_drops():
     assert ref() is None and 5 not in cache.columns
 
 
+def test_full_columns_read_at_the_active_rows_are_copied_once_within_the_room():
+    """After a shrink, the first read of a full column at the active rows copies it into
+    the cache's slab, as many columns as the budget has room for; later reads return
+    the copy, past the room a read gathers into the caller's buffer. The values are the
+    column's at the active rows either way; the slab is not counted in the bytes held
+    and goes when the full problem is restored."""
+    import ctypes
+
+    from svmtext.smo._cache import ACTIVE, COPIES, SLOTS, drop_partial, restrict_columns
+    from svmtext.smo._loop import _column_at
+    n, n_keep = 60, 30
+    K = rbf_kernel(np.random.default_rng(1).normal(size=(n, 3)))
+    # five full columns and room for two copies of 30 values (and 8 bytes spare)
+    cache = ColumnCache(GramColumns(K), cache_size=(5 * n + 2 * n_keep + 1) * 8 / 2 ** 20)
+    for c in range(5):
+        cache._store(c, np.ascontiguousarray(K[:, c]))
+    keep = np.arange(0, n, 2)
+    restrict_columns(cache.store, cache.held, cache.lru, cache.info, keep, n_keep, n)
+    assert (cache.info[SLOTS], cache.info[COPIES], cache.nbytes) == (2, 0, 5 * n * 8)
+    buf = np.empty(n)
+    at = {}
+    for c in (3, 1, 4, 3, 1):
+        address = int(_column_at(c, cache.lru, cache.info, keep, n_keep, n, buf))
+        values = np.ctypeslib.as_array((ctypes.c_double * n_keep).from_address(address))
+        np.testing.assert_array_equal(values, K[keep, c])
+        at.setdefault(c, set()).add(address)
+    assert at[3] != at[1] and len(at[3]) == len(at[1]) == 1       # one copy each
+    assert at[4] == {buf.ctypes.data}                              # no room left
+    assert cache.info[COPIES] == 2 and cache.lru[ACTIVE, 4] == 0
+    assert len(cache.store[n]) == 2 * n_keep
+    drop_partial(cache.store, cache.held, cache.lru, cache.info, n)
+    assert cache.info[SLOTS] == 0 and not cache.lru[ACTIVE].any()
+    assert len(cache.store[n]) == 0
+
+
 def test_warm_start_from_a_feasible_point():
     X, y, C, gamma = _problem("toy")
     K = rbf_kernel(X, gamma=gamma)

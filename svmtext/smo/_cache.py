@@ -18,12 +18,25 @@ The cache lives in arrays that the compiled SMO loop (:mod:`svmtext.smo._loop`) 
 and updates directly: the columns in a numba typed list (one entry per index, empty
 when not cached), the recency order in a doubly linked list over the indices
 (``lru[0]`` the predecessors, ``lru[1]`` the successors, ``n`` the list's head), and
-the counters in ``info`` (bytes held, capacity, columns held, hits, misses). The same
-``lru`` array holds, in its rows :data:`ADDRESS` and :data:`LENGTH`, where each cached
-column's values are and how many there are: the compiled loop reads a column through
-them (:func:`svmtext._numba.borrowed`) without taking a reference to its array
-(reference counts are atomic operations; on a small problem they cost more than an
-iteration's arithmetic, :mod:`svmtext.smo._loop`).
+the counters in ``info`` (bytes held, capacity, columns held, hits, misses, and the
+active copies below). The same ``lru`` array holds, in its rows :data:`ADDRESS` and
+:data:`LENGTH`, where each cached column's values are and how many there are: the
+compiled loop reads a column through them (:func:`svmtext._numba.borrowed`) without
+taking a reference to its array (reference counts are atomic operations; on a small
+problem they cost more than an iteration's arithmetic, :mod:`svmtext.smo._loop`).
+
+*Active copies.* A full column read at the active rows is a gather of its values at
+those rows, twice an iteration when both columns of the pair are full: on a small
+problem, whose columns are all computed before the first shrink, that was a fifth of
+an iteration's time. So at each shrink the cache sets aside one buffer, the *slab*
+(``store[n]``, its address in ``lru[ADDRESS, n]``), with a slot of the active rows'
+length for each full column it holds -- as many as fit in the room the budget has
+left (``info[SLOTS]``; none when the cache is full). The first read of a full column
+after the shrink gathers it into the next free slot (``info[COPIES]`` taken so far),
+whose address goes into ``lru[ACTIVE, c]``; later reads use the copy. The copies are
+the same values; the slab is not counted in the bytes held, so what is evicted and
+when does not change. It lives until the next shrink or the restoring of the full
+problem, so the cache holds at most its budget and the room left at the last shrink.
 """
 from __future__ import annotations
 
@@ -32,13 +45,14 @@ from numba.typed import List
 
 from .._numba import jit
 
-__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "ADDRESS", "LENGTH"]
+__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "COPIES", "SLOTS",
+           "ADDRESS", "LENGTH", "ACTIVE"]
 
-NBYTES, CAPACITY, COUNT, HITS, MISSES = range(5)
+NBYTES, CAPACITY, COUNT, HITS, MISSES, COPIES, SLOTS = range(7)
 # rows of ``lru`` after the predecessors (0) and successors (1); the compiled loop
 # (_loop.py) has them compiled in (numba's cache folder changes with every source file:
 # svmtext._numba.CACHE_DIR)
-ADDRESS, LENGTH = 2, 3
+ADDRESS, LENGTH, ACTIVE = 2, 3, 4
 
 
 @jit
@@ -56,9 +70,10 @@ def _vacant(col):
 
 @jit
 def _new_store(n, proto):
+    """``n`` empty slots for the columns and one for the slab of active copies."""
     store = List()
     empty = proto[:0].copy()
-    for _ in range(n):
+    for _ in range(n + 1):
         store.append(empty)
     return store
 
@@ -99,6 +114,7 @@ def store_column(store, held, lru, info, c, col):
         info[NBYTES] -= store[c].nbytes
         info[COUNT] -= 1
         held[c] = False
+        lru[ACTIVE, c] = 0
     while info[COUNT] >= 2 and info[NBYTES] + col.nbytes > info[CAPACITY]:
         first = lru[1, head]
         unlink(lru, first)
@@ -107,6 +123,7 @@ def store_column(store, held, lru, info, c, col):
         held[first] = False
         store[first] = _vacant(col)
         lru[ADDRESS, first] = 0
+        lru[ACTIVE, first] = 0
     store[c] = col
     _hold(lru, c, col)
     held[c] = True
@@ -117,10 +134,12 @@ def store_column(store, held, lru, info, c, col):
 
 @jit
 def restrict_columns(store, held, lru, info, keep, n_keep, n):
-    """Shrinking: partial columns (length ``< n``) are cut to the positions ``keep[:n_keep]``."""
+    """Shrinking: partial columns (length ``< n``) are cut to the positions ``keep[:n_keep]``;
+    a new slab of active copies is set aside (module docstring)."""
     head = lru.shape[1] - 1
     c = lru[1, head]
     total = 0
+    n_full = 0
     while c != head:
         col = store[c]
         if len(col) != n:
@@ -130,14 +149,33 @@ def restrict_columns(store, held, lru, info, keep, n_keep, n):
             store[c] = cut
             _hold(lru, c, cut)
             col = cut
+        else:
+            n_full += 1
         total += col.nbytes
         c = lru[1, c]
     info[NBYTES] = total
+    _new_slab(store, lru, info, n_full, n_keep, n)
+
+
+@jit
+def _new_slab(store, lru, info, n_full, n_keep, n):
+    """The slab of active copies: ``n_full`` slots of ``n_keep`` values, as many as fit in
+    the budget's room (none with ``n_keep = 0``); the copies of before are forgotten."""
+    slab = store[n]
+    size = n_keep * slab.itemsize
+    slots = min(n_full, max(info[CAPACITY] - info[NBYTES], 0) // size) if size > 0 else 0
+    slab = np.empty(slots * n_keep, dtype=slab.dtype)
+    store[n] = slab
+    lru[ADDRESS, n] = np.int64(slab.ctypes.data)
+    lru[ACTIVE, :] = 0
+    info[COPIES] = 0
+    info[SLOTS] = slots
 
 
 @jit
 def drop_partial(store, held, lru, info, n):
-    """Unshrinking: partial columns are dropped."""
+    """Unshrinking: partial columns and the active copies are dropped."""
+    _new_slab(store, lru, info, 0, 0, n)
     head = lru.shape[1] - 1
     c = lru[1, head]
     while c != head:
@@ -257,9 +295,9 @@ class ColumnCache:
         self.dtype = np.dtype(getattr(provider, "dtype", np.float64))
         self.store = _new_store(n, np.zeros(1, dtype=self.dtype))
         self.held = np.zeros(n, dtype=np.bool_)
-        self.lru = np.full((4, n + 1), n, dtype=np.int64)
+        self.lru = np.full((5, n + 1), n, dtype=np.int64)
         self.lru[ADDRESS:] = 0
-        self.info = np.zeros(5, dtype=np.int64)
+        self.info = np.zeros(7, dtype=np.int64)
         # a byte count is an integer: nbytes > capacity  <=>  nbytes > floor(capacity)
         self.info[CAPACITY] = int(min(self.capacity, 2.0 ** 62))
         self.rows = None            # active rows (global indices); None: all rows

@@ -28,7 +28,7 @@ import types
 import numpy as np
 
 from .. import kkt
-from .._numba import njit, prange
+from .._numba import max_of, min_of, njit, prange
 from ._exp32 import rbf_single
 
 __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient", "bias",
@@ -194,27 +194,22 @@ def update_gradient(g, eta, K_i, K_j, m):
 # curvature is floored at tau > 0)
 
 
-@_vec
-def _min_pair(a, b, m):
-    r"""``(min(a[:m]), min(b[:m]))`` with four independent accumulators each."""
-    a0 = a1 = a2 = a3 = np.inf
-    b0 = b1 = b2 = b3 = np.inf
-    k = 0
-    while k + 4 <= m:
-        a0, a1 = min(a0, a[k]), min(a1, a[k + 1])
-        a2, a3 = min(a2, a[k + 2]), min(a3, a[k + 3])
-        b0, b1 = min(b0, b[k]), min(b1, b[k + 1])
-        b2, b3 = min(b2, b[k + 2]), min(b3, b[k + 3])
-        k += 4
-    while k < m:
-        a0, b0 = min(a0, a[k]), min(b0, b[k])
-        k += 1
-    return min(min(a0, a1), min(a2, a3)), min(min(b0, b1), min(b2, b3))
+# The length from which _max runs as one vectorised loop (max_of: LLVM's loop
+# vectoriser, 32 values an iteration on AVX-512); below it four scalar accumulators are
+# faster, the vector loop's set-up and scalar remainder costing more than it saves.
+# Measured here, per call: 340 values 51 ns scalar, 20 ns vectorised; even at 100.
+_VEC_MAX = 128
 
 
 @_vec
 def _max(a, m):
-    r"""``max(a[:m])`` with four independent accumulators."""
+    r"""``max(a[:m])``: vectorised from :data:`_VEC_MAX` values, else with four
+    independent accumulators."""
+    if m >= _VEC_MAX:
+        r = -np.inf
+        for k in range(m):
+            r = max_of(a[k], r)
+        return r
     a0 = a1 = a2 = a3 = -np.inf
     k = 0
     while k + 4 <= m:
@@ -229,24 +224,40 @@ def _max(a, m):
 
 @_hot
 def _first(a, value, m):
-    """The first ``k < m`` with ``a[k] == value`` (-1 if none)."""
-    for k in range(m):
-        if a[k] == value:
-            return k
+    """The first ``k < m`` with ``a[k] == value`` (-1 if none). From :data:`_VEC_MAX`
+    values, blocks of 16 are tested whole first (16 comparisons or-ed: vector
+    instructions), then the block that holds it is read value by value."""
+    k = 0
+    while k + 16 <= m and m >= _VEC_MAX:
+        hit = False
+        for t in range(16):
+            hit |= a[k + t] == value
+        if hit:
+            break
+        k += 16
+    for t in range(k, m):
+        if a[t] == value:
+            return t
     return -1
 
 
 @_vec
-def _scores(g, low, d, K_i, d_i, g_max, tau, g_low, score, m):
-    r"""``g_low = -y G + l`` and the WSS2 scores :math:`-b_{ik}^2/a_{ik}` (0 where
-    :math:`b_{ik} \le 0` or :math:`k \notin I_{low}`)."""
+def _scores_min(g, low, d, K_i, d_i, g_max, tau, score, m):
+    r"""The WSS2 scores :math:`-b_{ik}^2/a_{ik}` (0 where :math:`b_{ik} \le 0` or
+    :math:`k \notin I_{low}`) into ``score``, and in the same pass
+    ``(M(alpha), min(score))``, :math:`M(\alpha) = \min_k (-y_kG_k + l_k)`
+    (the minima with :func:`~svmtext._numba.min_of`: the whole loop vectorises)."""
+    g_min = best = np.inf
     for k in range(m):
         x = g[k] + low[k]
-        g_low[k] = x
+        g_min = min_of(x, g_min)
         b = max(g_max - x, 0.0)
         a = d_i + d[k] - 2.0 * K_i[k]
         a = a if a > 0 else tau                      # as curvature()
-        score[k] = -(b * b) / a
+        s = -(b * b) / a
+        score[k] = s
+        best = min_of(s, best)
+    return g_min, best
 
 
 @_vec
@@ -291,7 +302,7 @@ def dense_loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter, pai
     re-equilibration, the prototype SVMs' linear SVMs, the enumeration's subproblems).
     """
     up, low = np.empty(m), np.empty(m)
-    g_up, g_low, score = np.empty(m), np.empty(m), np.empty(m)
+    g_up, score = np.empty(m), np.empty(m)
     for k in range(m):
         _set_offsets(y, status, movable, up, low, k)
         g_up[k] = g[k] + up[k]
@@ -300,8 +311,7 @@ def dense_loop(K, d, y, alpha, g, status, movable, m, C, tol, tau, max_iter, pai
     gap = np.inf if i >= 0 else -np.inf
     n_iter = 0
     while n_iter < max_iter and i >= 0:
-        _scores(g, low, d, K[i], d[i], g_max, tau, g_low, score, m)
-        g_min, best = _min_pair(g_low, score, m)
+        g_min, best = _scores_min(g, low, d, K[i], d[i], g_max, tau, score, m)
         gap = g_max - g_min
         if gap < tol or not best < 0:
             break

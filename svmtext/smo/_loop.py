@@ -68,8 +68,9 @@ from .._numba import borrowed, jit, njit, pointer
 from .._ufunc import call_binary_inner_loop, call_inner_loop
 from ..kkt import UPPER
 from . import _core
-from ._cache import (ADDRESS, HITS, LENGTH, MISSES, append, complete_partial, drop_partial,
-                     gather_full_columns, restrict_columns, store_column, unlink)
+from ._cache import (ACTIVE, ADDRESS, COPIES, HITS, LENGTH, MISSES, SLOTS, append,
+                     complete_partial, drop_partial, gather_full_columns, restrict_columns,
+                     store_column, unlink)
 
 __all__ = ["run", "run_threads", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
            "SHRUNK", "NEED_FINISH", "new_state"]
@@ -218,17 +219,28 @@ def _compute(c, st, fs, KG, src, Xa, sqa, rows, na, dtype_of):
 # return where the values are, and the loop reads them through a borrowed array.
 
 @njit(cache=True, _nrt=False)
-def _column_at(c, lru, active, na, n, buf):
-    """The address of cached column ``c`` on the active rows (a full column read at the
-    active rows is gathered into ``buf``). ``c`` must be held: the callers read the
-    current pair, which the cache never evicts (the most recent column stays)."""
-    address = lru[ADDRESS, c]
+def _column_at(c, lru, info, active, na, n, buf):
+    """The address of cached column ``c`` on the active rows. A full column read at the
+    active rows is its active copy: made at the first read after a shrink, in the
+    cache's slab while it has a free slot, else gathered into ``buf`` at every read
+    (:mod:`svmtext.smo._cache`). ``c`` must be held: the callers read the current pair,
+    which the cache never evicts (the most recent column stays)."""
     if na < n and lru[LENGTH, c] == n:
-        col = pointer(address, buf.dtype)
+        if lru[ACTIVE, c]:
+            return lru[ACTIVE, c]
+        k = info[COPIES]
+        if k < info[SLOTS]:
+            address = lru[ADDRESS, n] + k * na * buf.itemsize
+            info[COPIES] = k + 1
+            lru[ACTIVE, c] = address
+        else:
+            address = np.int64(buf.ctypes.data)
+        col = pointer(lru[ADDRESS, c], buf.dtype)
+        out = pointer(address, buf.dtype)
         for t in range(na):
-            buf[t] = col[active[t]]
-        return np.int64(buf.ctypes.data)
-    return address
+            out[t] = col[active[t]]
+        return address
+    return lru[ADDRESS, c]
 
 
 @njit(cache=True, _nrt=False)
@@ -247,7 +259,7 @@ def _cached(c, st, held, lru, info, active, na, n, buf):
         unlink(lru, c)
         append(lru, c)
         info[HITS] += 1
-    return _column_at(c, lru, active, na, n, buf)
+    return _column_at(c, lru, info, active, na, n, buf)
 
 
 @jit
@@ -554,8 +566,7 @@ def _unshrink(st, fs, g, alpha, status, y, d, Cv, active, inactive, g_f, alpha_f
 @jit
 def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
         g_f, alpha_f, status_f, y_f, d_f, C_f, gbar, yp_f,
-        store, held, lru, info, KG, src, src_i, buf_i, buf_j, movable, up, low, g_up, g_low,
-        score):
+        store, held, lru, info, KG, src, src_i, buf_i, buf_j, movable, up, low, g_up, score):
     r"""Run SMO iterations until done or until Python must serve a request.
 
     ``g, alpha, status, y, d, Cv`` are the active buffers (first ``st[NA]`` entries),
@@ -565,7 +576,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
     data when the loop computes columns (:meth:`~svmtext.smo.KernelColumns.compiled_source`;
     its active rows change with shrinking, so the loop returns after it), ``src_i`` the
     same with the set-aside rows (valid while ``st[INACTIVE_READY]``), ``movable``
-    all true, ``up, low, g_up, g_low, score`` the offsets and work arrays of the
+    all true, ``up, low, g_up, score`` the offsets and work arrays of the
     vectorised passes (:func:`svmtext.smo._core.dense_loop`). Returns a code (module
     docstring).
     """
@@ -646,8 +657,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                                buf_i)
                     if len(Ki) < na:
                         return _request(st)
-                _core._scores(g, low, d, Ki, d[i], g_max, tau, g_low, score, na)
-                g_min, best = _core._min_pair(g_low, score, na)
+                g_min, best = _core._scores_min(g, low, d, Ki, d[i], g_max, tau, score,
+                                                na)
                 if best < 0:
                     j = _core._first(score, best, na)
                 gap = g_max - g_min
@@ -686,7 +697,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
                     return _request(st)
             Kp = Ki                          # column i, as the selection read it
             if len(Kp) < na:                 # (read again when the loop resumes here)
-                Kp = borrowed(_column_at(active[i], lru, active, na, n, buf_i), na, dtype)
+                Kp = borrowed(_column_at(active[i], lru, info, active, na, n, buf_i), na,
+                              dtype)
             eta = _step(st, i, j, g, y, alpha, status, Cv, d, Kp, Kq, movable, up, low, g_up,
                         tau, na)
             st[PHASE] = phase = P_TOP
@@ -706,7 +718,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             if st[GBAR_WAS_J]:
                 st[GBAR_WAS_J] = 0
                 i = st[I]
-                Kq = borrowed(_column_at(active[j], lru, active, na, n, buf_j), na, dtype)
+                Kq = borrowed(_column_at(active[j], lru, info, active, na, n, buf_j), na,
+                              dtype)
                 was_j = status[j] != UPPER        # it changed
                 coef = (-1.0 if was_j else 1.0) * Cv[j] * y[j]
                 _gbar_update(gbar, active, na, coef, Kq)

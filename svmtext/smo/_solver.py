@@ -318,7 +318,7 @@ class _SMO:
         none, vec0 = np.empty((0, 0), dtype=cache.dtype), np.empty(0, dtype=cache.dtype)
         no_idx = np.empty(0, dtype=np.int32)
         work = (np.empty(n, dtype=cache.dtype), np.empty(n, dtype=cache.dtype),
-                np.ones(n, dtype=np.bool_), *(np.empty(n) for _ in range(5)))
+                np.ones(n, dtype=np.bool_), *(np.empty(n) for _ in range(4)))
 
         src_i = None                  # the set-aside rows' data, once the loop needs them
         # dense data with NumPy's columns: the loop keeps the active and the set-aside
