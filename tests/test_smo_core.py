@@ -85,3 +85,33 @@ def test_history_objective_is_exact_with_shrinking():
     assert len(obj) == res.n_iter
     assert np.all(np.diff(obj) <= 0)     # every step decreases -W (below rounding: equal)
     assert obj[-1] == pytest.approx(res.objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("m", [0, 1, 3, 15, 16, 17, 63, 64, 127, 128, 129, 340])
+def test_the_loops_passes_are_numpys_reductions(m):
+    """The selection's passes (svmtext.smo._core) on both sides of the lengths where they
+    switch to vector loops: the maximum, the first index holding a value, and the WSS2
+    scores with M(alpha) and the best score in one pass, against NumPy, with the
+    offsets' infinities among the values and ties."""
+    from svmtext.smo._core import _first, _max, _scores_min
+    rng = np.random.default_rng(m)
+    n = m + 5                                  # values past m must not be read
+    g = np.round(rng.normal(size=n), 1)        # ties
+    up = np.where(rng.random(n) < 0.3, -np.inf, 0.0)
+    low = np.where(rng.random(n) < 0.3, np.inf, 0.0)
+    g_up = g + up
+    g_up[m:] = 99.0
+    assert _max(g_up, m) == (g_up[:m].max() if m else -np.inf)
+    for k in range(m):
+        assert _first(g_up, g_up[k], m) == np.flatnonzero(g_up[:m] == g_up[k])[0]
+    assert _first(g_up, 99.0, m) == -1
+    d, K_i = rng.random(n) + 1.0, rng.random(n)
+    d_i, g_max, tau = 1.5, 0.7, 1e-12
+    score = np.full(n, 7.0)
+    g_min, best = _scores_min(g, low, d, K_i, d_i, g_max, tau, score, m)
+    x = (g + low)[:m]
+    a = d_i + d[:m] - 2.0 * K_i[:m]
+    want = -np.maximum(g_max - x, 0.0) ** 2 / np.where(a > 0, a, tau)
+    np.testing.assert_array_equal(score[:m], want)
+    assert (score[m:] == 7.0).all()
+    assert g_min == (x.min() if m else np.inf) and best == (want.min() if m else np.inf)
