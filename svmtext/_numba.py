@@ -24,7 +24,7 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["CACHE_DIR", "njit", "prange", "jit", "pointer", "borrowed", "max_of", "min_of",
+__all__ = ["CACHE_DIR", "njit", "prange", "jit", "pointer", "borrowed", "view", "max_of", "min_of",
            "prefer_threading_layers"]
 
 
@@ -78,6 +78,31 @@ def pointer(typingctx, address, dtype):
 
     def codegen(context, builder, signature, args):
         return builder.inttoptr(args[0], context.get_value_type(signature.return_type))
+    return sig, codegen
+
+
+@intrinsic
+def view(typingctx, address, length, dtype):
+    """The ``length`` values of type ``dtype`` at the integer ``address``, as an array
+    that holds no reference (as :func:`borrowed`), built in place: usable in functions
+    compiled without reference counting (``_nrt=False``), where numba's ``carray`` is
+    not. (Numba passes an array argument as seven machine words; a function with many
+    array arguments called every iteration can take their addresses instead.)"""
+    if not isinstance(address, types.Integer) or not isinstance(length, types.Integer):
+        return None
+    arrty = types.Array(dtype.dtype, 1, "C")
+    sig = arrty(address, length, dtype)
+
+    def codegen(context, builder, signature, args):
+        from numba.np.arrayobj import make_array, populate_array
+        ary = make_array(arrty)(context, builder)
+        item = context.get_abi_sizeof(context.get_data_type(arrty.dtype))
+        data = builder.inttoptr(args[0], ary.data.type)
+        n = context.cast(builder, args[1], signature.args[1], types.intp)
+        populate_array(ary, data=data, shape=[n],
+                       strides=[context.get_constant(types.intp, item)],
+                       itemsize=context.get_constant(types.intp, item), meminfo=None)
+        return ary._getvalue()
     return sig, codegen
 
 

@@ -227,3 +227,25 @@ def test_loop_reconstructs_the_gradient_itself_with_pythons_bits(kernel, params,
     again = smo_solve(make(), y, 10.0, cache_size=0.05)
     np.testing.assert_array_equal(again.alpha, ref.alpha)
     assert len(calls) == ref.n_unshrink
+
+
+def test_view_and_the_vectorisable_min_max_in_code_without_reference_counts():
+    """svmtext._numba.view: the values at an address as an array, in a function compiled
+    with _nrt=False (where numba's carray is refused), reading and writing the owner's
+    memory, for float64, int8 and bool values; max_of/min_of: max and min of two
+    values."""
+    from svmtext._numba import max_of, min_of, njit, view
+
+    @njit(_nrt=False)
+    def touch(a, b, c):
+        va, vb, vc = view(a.ctypes.data, 3, a.dtype), view(b.ctypes.data, 2, b.dtype), \
+            view(c.ctypes.data, 2, c.dtype)
+        va[2] = va[0] + va[1]
+        vb[1] = -vb[0]
+        vc[0] = not vc[0]
+        return len(va), max_of(va[0], va[1]), min_of(va[0], va[1])
+
+    a, b, c = np.array([1.5, 2.0, 0.0, 7.0]), np.array([3, 0], np.int8), np.array([True, True])
+    assert touch(a, b, c) == (3, 2.0, 1.5)
+    assert a.tolist() == [1.5, 2.0, 3.5, 7.0] and b.tolist() == [3, -3]
+    assert c.tolist() == [False, True]

@@ -55,7 +55,12 @@ counts took more time than the arithmetic (51 of them an iteration, about two th
 of the loop's time, on a 130-point linear problem). The loop reads a cached column through a
 borrowed array (:func:`svmtext._numba.borrowed`), which holds no reference; the
 cache never evicts the most recent column, so the columns of the current pair stay
-valid while they are read.
+valid while they are read. The step takes the active buffers' addresses rather than
+the arrays (:func:`svmtext._numba.view` makes them arrays again): a call copies
+seven machine words per array argument onto the stack, and for the step's twelve
+arrays these copies were about a tenth of an iteration's time on small problems
+(random problem 54 of ``benchmarks/targets.py``, 2.3 million iterations: 190 to
+160 ms).
 """
 from __future__ import annotations
 
@@ -64,7 +69,7 @@ import types
 import numpy as np
 
 from .._blas import matmul_abt, matvec, numpy_blas
-from .._numba import borrowed, jit, njit, pointer
+from .._numba import borrowed, jit, njit, pointer, view
 from .._ufunc import call_binary_inner_loop, call_inner_loop
 from ..kkt import UPPER
 from . import _core
@@ -355,12 +360,29 @@ def _request(st):
     return NEED_COLUMN
 
 
+# where _step finds the active buffers: their addresses, in this order, in an array of
+# the loop's, and their value types in a tuple of the same order (a call copies each
+# array argument's seven fields onto the stack: for _step's twelve arrays, 720 bytes
+# written and read again every iteration)
+A_G, A_Y, A_ALPHA, A_STATUS, A_CV, A_D, A_MOVABLE, A_UP, A_LOW, A_G_UP = range(10)
+
+
 @njit(cache=True, _nrt=False)
-def _step(st, i, j, g, y, alpha, status, Cv, d, Kp, Kq, movable, up, low, g_up, tau, na):
-    """The two-variable step on the pair ``(i, j)`` with columns ``Kp, Kq``, the gradient
-    update and the offsets; ``st[GBAR_WAS_I]``, ``st[GBAR_WAS_J]``: whether a multiplier
-    reached or left its upper bound. Returns the step length (0: no move). (A function
-    apart, without reference counts: every iteration runs it.)"""
+def _step(st, at, kinds, i, j, p, q, tau, na, dtype):
+    """The two-variable step on the pair ``(i, j)`` with the columns at addresses ``p, q``
+    (values of type ``dtype``), the gradient update and the offsets, on the active
+    buffers at the addresses ``at`` (:data:`A_G` ...; value types ``kinds``);
+    ``st[GBAR_WAS_I]``, ``st[GBAR_WAS_J]``: whether a multiplier reached or left its
+    upper bound. Returns the step length (0: no move). (A function apart, without
+    reference counts: every iteration runs it.)"""
+    g, y = view(at[A_G], na, kinds[A_G]), view(at[A_Y], na, kinds[A_Y])
+    alpha = view(at[A_ALPHA], na, kinds[A_ALPHA])
+    status = view(at[A_STATUS], na, kinds[A_STATUS])
+    Cv, d = view(at[A_CV], na, kinds[A_CV]), view(at[A_D], na, kinds[A_D])
+    movable = view(at[A_MOVABLE], na, kinds[A_MOVABLE])
+    up, low = view(at[A_UP], na, kinds[A_UP]), view(at[A_LOW], na, kinds[A_LOW])
+    g_up = view(at[A_G_UP], na, kinds[A_G_UP])
+    Kp, Kq = view(p, na, dtype), view(q, na, dtype)
     a = _core.curvature(d[i], d[j], Kp[j], tau)
     was_i, was_j = status[i] == UPPER, status[j] == UPPER
     eta = _core.two_variable_step(i, j, g, y, alpha, status, a, Cv[i], Cv[j])
@@ -585,6 +607,13 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
     _offsets(g, y, status, movable, up, low, g_up, st[NA])
     dtype = buf_i.dtype
     Ki = borrowed(np.int64(buf_i.ctypes.data), 0, dtype)
+    bufs = np.empty(10, dtype=np.int64)       # the active buffers' addresses (_step)
+    bufs[A_G], bufs[A_Y], bufs[A_ALPHA] = g.ctypes.data, y.ctypes.data, alpha.ctypes.data
+    bufs[A_STATUS], bufs[A_CV], bufs[A_D] = status.ctypes.data, Cv.ctypes.data, d.ctypes.data
+    bufs[A_MOVABLE], bufs[A_UP] = movable.ctypes.data, up.ctypes.data
+    bufs[A_LOW], bufs[A_G_UP] = low.ctypes.data, g_up.ctypes.data
+    kinds = (g.dtype, y.dtype, alpha.dtype, status.dtype, Cv.dtype, d.dtype, movable.dtype,
+             up.dtype, low.dtype, g_up.dtype)
     while True:
         na = st[NA]
         phase = st[PHASE]
@@ -699,8 +728,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             if len(Kp) < na:                 # (read again when the loop resumes here)
                 Kp = borrowed(_column_at(active[i], lru, info, active, na, n, buf_i), na,
                               dtype)
-            eta = _step(st, i, j, g, y, alpha, status, Cv, d, Kp, Kq, movable, up, low, g_up,
-                        tau, na)
+            eta = _step(st, bufs, kinds, i, j, np.int64(Kp.ctypes.data),
+                        np.int64(Kq.ctypes.data), tau, na, dtype)
             st[PHASE] = phase = P_TOP
             if eta > 0:
                 if st[GBAR_WAS_I]:
