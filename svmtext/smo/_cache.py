@@ -45,10 +45,11 @@ from numba.typed import List
 
 from .._numba import jit
 
-__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "COPIES", "SLOTS",
+__all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "COPIES", "SLOTS", "N_INFO",
            "ADDRESS", "LENGTH", "ACTIVE"]
 
 NBYTES, CAPACITY, COUNT, HITS, MISSES, COPIES, SLOTS = range(7)
+N_INFO = 7
 # rows of ``lru`` after the predecessors (0) and successors (1); the compiled loop
 # (_loop.py) has them compiled in (numba's cache folder changes with every source file:
 # svmtext._numba.CACHE_DIR)
@@ -297,7 +298,7 @@ class ColumnCache:
         self.held = np.zeros(n, dtype=np.bool_)
         self.lru = np.full((5, n + 1), n, dtype=np.int64)
         self.lru[ADDRESS:] = 0
-        self.info = np.zeros(7, dtype=np.int64)
+        self.info = np.zeros(N_INFO, dtype=np.int64)
         # a byte count is an integer: nbytes > capacity  <=>  nbytes > floor(capacity)
         self.info[CAPACITY] = int(min(self.capacity, 2.0 ** 62))
         self.rows = None            # active rows (global indices); None: all rows

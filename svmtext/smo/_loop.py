@@ -55,12 +55,12 @@ counts took more time than the arithmetic (51 of them an iteration, about two th
 of the loop's time, on a 130-point linear problem). The loop reads a cached column through a
 borrowed array (:func:`svmtext._numba.borrowed`), which holds no reference; the
 cache never evicts the most recent column, so the columns of the current pair stay
-valid while they are read. The step takes the active buffers' addresses rather than
-the arrays (:func:`svmtext._numba.view` makes them arrays again): a call copies
-seven machine words per array argument onto the stack, and for the step's twelve
-arrays these copies were about a tenth of an iteration's time on small problems
-(random problem 54 of ``benchmarks/targets.py``, 2.3 million iterations: 190 to
-160 ms).
+valid while they are read. The step and the column reads take the addresses of the
+buffers they use rather than the arrays (:func:`svmtext._numba.view` makes them
+arrays again): a call copies seven machine words per array argument onto the stack,
+and for the step's twelve arrays and the reads' four these copies were about a fifth
+of an iteration's time on small problems (random problem 54 of
+``benchmarks/targets.py``, 2.3 million iterations: 190 to 150 ms).
 """
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ from .._numba import borrowed, jit, njit, pointer, view
 from .._ufunc import call_binary_inner_loop, call_inner_loop
 from ..kkt import UPPER
 from . import _core
-from ._cache import (ACTIVE, ADDRESS, COPIES, HITS, LENGTH, MISSES, SLOTS, append,
+from ._cache import (ACTIVE, ADDRESS, COPIES, HITS, LENGTH, MISSES, N_INFO, SLOTS, append,
                      complete_partial, drop_partial, gather_full_columns, restrict_columns,
                      store_column, unlink)
 
@@ -248,23 +248,33 @@ def _column_at(c, lru, info, active, na, n, buf):
     return lru[ADDRESS, c]
 
 
+# where _cached finds the cache's arrays and the column buffers (as _step its buffers)
+C_HELD, C_INFO, C_ACTIVE, C_BUF_I, C_BUF_J = range(5)
+
+
 @njit(cache=True, _nrt=False)
-def _cached(c, st, held, lru, info, active, na, n, buf):
-    """The address of column ``c`` on the active rows from the cache, 0 on a miss.
+def _cached(c, st, lru, at, kinds, na, n, which):
+    """The address of column ``c`` on the active rows from the cache, 0 on a miss; the
+    cache's ``held``, ``info``, the active rows and the column buffers at the addresses
+    ``at`` (:data:`C_HELD` ..., value types ``kinds``), ``which`` the buffer a gather
+    may use (:data:`C_BUF_I` or :data:`C_BUF_J`).
 
     A hit counts and makes ``c`` the most recent; the one read that follows a request
     (:func:`_miss`) finds the column just stored and does not count again. (The
     miss, which may allocate, is a function apart.)
     """
+    held = view(at[C_HELD], n, kinds[C_HELD])
     if not held[c]:
         return 0
+    info = view(at[C_INFO], N_INFO, kinds[C_INFO])
     if st[SKIP] == c:
         st[SKIP] = -1
     else:
         unlink(lru, c)
         append(lru, c)
         info[HITS] += 1
-    return _column_at(c, lru, info, active, na, n, buf)
+    return _column_at(c, lru, info, view(at[C_ACTIVE], na, kinds[C_ACTIVE]), na, n,
+                      view(at[which], n, kinds[C_BUF_I]))
 
 
 @jit
@@ -614,6 +624,11 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
     bufs[A_LOW], bufs[A_G_UP] = low.ctypes.data, g_up.ctypes.data
     kinds = (g.dtype, y.dtype, alpha.dtype, status.dtype, Cv.dtype, d.dtype, movable.dtype,
              up.dtype, low.dtype, g_up.dtype)
+    cache_at = np.empty(5, dtype=np.int64)   # the cache's arrays and buffers (_cached)
+    cache_at[C_HELD], cache_at[C_INFO] = held.ctypes.data, info.ctypes.data
+    cache_at[C_ACTIVE] = active.ctypes.data
+    cache_at[C_BUF_I], cache_at[C_BUF_J] = buf_i.ctypes.data, buf_j.ctypes.data
+    cache_kinds = (held.dtype, info.dtype, active.dtype, dtype, dtype)
     while True:
         na = st[NA]
         phase = st[PHASE]
@@ -679,7 +694,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             j = -1
             gap = -np.inf
             if i >= 0:
-                at = _cached(active[i], st, held, lru, info, active, na, n, buf_i)
+                at = _cached(active[i], st, lru, cache_at, cache_kinds, na, n, C_BUF_I)
                 Ki = borrowed(at, na if at else 0, dtype)
                 if len(Ki) < na:
                     Ki = _miss(active[i], st, fs, store, held, lru, info, KG, src, active, na,
@@ -718,7 +733,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             st[PHASE] = phase = P_STEP_J
         if phase == P_STEP_J:
             i, j = st[I], st[J]
-            at = _cached(active[j], st, held, lru, info, active, na, n, buf_j)
+            at = _cached(active[j], st, lru, cache_at, cache_kinds, na, n, C_BUF_J)
             Kq = borrowed(at, na if at else 0, dtype)
             if len(Kq) < na:
                 Kq = _miss(active[j], st, fs, store, held, lru, info, KG, src, active, na, buf_j)
