@@ -364,33 +364,33 @@ def test_a_pair_that_does_not_violate_makes_no_step(g):
 
 
 def test_vectorised_passes_by_their_definitions():
-    """``_min_pair``, ``_max`` and ``_scores`` (the dense loop's passes, unrolled by four)
-    against NumPy on every length 0..11 (each position modulo 4 holding the extreme),
-    with entries beyond ``m`` that must not be read, and curvatures below 0, in (0, 1)
-    and above 1."""
-    from svmtext.smo._core import _max, _min_pair, _scores
+    """``_max`` and ``_scores_min`` (the loops' passes: four scalar accumulators or a
+    vector loop, by length) against NumPy on every length 0..11 and on 126..130 (each
+    position modulo 4 holding the extreme), with entries beyond ``m`` that must not be
+    read, and curvatures below 0, in (0, 1) and above 1."""
+    from svmtext.smo._core import _max, _scores_min
 
     rng = np.random.default_rng(1)
     tau = 1e-12
-    for m in range(12):
+    for m in [*range(12), *range(126, 131)]:
         for _ in range(10):
-            a, b = rng.normal(size=m + 4), rng.normal(size=m + 4)
-            a[m:], b[m:] = -1e3, -1e3                 # beyond m: smaller, never read
-            assert _min_pair(a, b, m) == (a[:m].min(initial=np.inf), b[:m].min(initial=np.inf))
-            a[m:] = 1e3
+            a = rng.normal(size=m + 4)
+            a[m:] = 1e3                               # beyond m: larger, never read
             assert _max(a, m) == a[:m].max(initial=-np.inf)
-            g = rng.normal(size=m)
-            low = np.where(rng.random(m) < 0.7, 0.0, np.inf)
-            d = rng.uniform(0.05, 2.0, m)
-            K_i = rng.uniform(-1.0, 1.5, m)
+            g = rng.normal(size=m + 4)
+            low = np.where(rng.random(m + 4) < 0.7, 0.0, np.inf)
+            g[m:], low[m:] = -1e3, 0.0                # beyond m: smaller, never read
+            d = rng.uniform(0.05, 2.0, m + 4)
+            K_i = rng.uniform(-1.0, 1.5, m + 4)
             g_max, d_i = 1.0 + abs(rng.normal()), float(rng.uniform(0.05, 2.0))
-            g_low, score = np.empty(m), np.empty(m)
-            _scores(g, low, d, K_i, d_i, g_max, tau, g_low, score, m)
-            x = g + low
+            score = np.empty(m)
+            g_min, best = _scores_min(g, low, d, K_i, d_i, g_max, tau, score, m)
+            x = (g + low)[:m]
             bb = np.maximum(g_max - x, 0.0)
-            curv = d_i + d - 2.0 * K_i
-            np.testing.assert_array_equal(g_low, x)
-            np.testing.assert_array_equal(score, -(bb * bb) / np.where(curv > 0, curv, tau))
+            curv = d_i + d[:m] - 2.0 * K_i[:m]
+            want = -(bb * bb) / np.where(curv > 0, curv, tau)
+            np.testing.assert_array_equal(score, want)
+            assert (g_min, best) == (x.min(initial=np.inf), want.min(initial=np.inf))
 
 
 @pytest.mark.parametrize("C", [1e-3, 1e3])
@@ -539,13 +539,13 @@ def test_first_without_the_value_is_minus_one():
 def test_scores_floor_a_zero_curvature_at_tau():
     """The dense loop's scores: a curvature of exactly 0 (a duplicate of x_i) is
     floored at tau, so the score is finite, -b^2/tau."""
-    from svmtext.smo._core import _scores
+    from svmtext.smo._core import _scores_min
 
     tau = 1e-12
     g, low = np.array([0.0, 0.5]), np.zeros(2)
     d, K_i = np.ones(2), np.array([1.0, 0.25])    # a = 0 and 1.5
-    g_low, score = np.empty(2), np.empty(2)
-    _scores(g, low, d, K_i, 1.0, 1.0, tau, g_low, score, 2)
+    score = np.empty(2)
+    assert _scores_min(g, low, d, K_i, 1.0, 1.0, tau, score, 2) == (0.0, -1.0 / tau)
     assert score.tolist() == [-1.0 / tau, -0.25 / 1.5]
 
 

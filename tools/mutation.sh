@@ -21,7 +21,7 @@ SHARDS=${MUTATION_SHARDS:-1}     # sessions per module, each on its own clone
 TIMEOUT=${MUTATION_TIMEOUT:-120} # seconds per mutant (the unmutated tests take 6-20 s)
 
 KKT_FUNCS="max_violation _check kkt_residuals bound_tol bias_tol alpha_status in_up in_low free_and_bounded bias_interval bias_from_gradient intercept_from_alpha dual_objective_from_coef"
-CORE_FUNCS="max_up curvature wss2_scan _status_of two_variable_step bias update_gradient _min_pair _max _first _scores _update _set_offsets dense_loop"
+CORE_FUNCS="max_up curvature wss2_scan _status_of two_variable_step bias update_gradient _max _first _scores_min _update _set_offsets dense_loop"
 # the fast tests that check each module (pytest -x: the first failure kills the mutant)
 TESTS_kkt="tests/test_robust_mutants.py tests/test_kkt.py tests/test_qp.py"
 SELECT_kkt="not nothing"
