@@ -14,7 +14,7 @@ be deleted.
 
 Import :data:`njit` (and :data:`prange`) from this module, never from numba directly.
 It also gives compiled code access to values without reference counting
-(:func:`pointer`, :func:`borrowed`): numba counts a reference to every array a compiled
+(:func:`pointer`, :func:`view`): numba counts a reference to every array a compiled
 function receives or makes, an atomic operation each, which on the SMO solver's small
 problems cost more than an iteration's arithmetic (:mod:`svmtext.smo._loop`).
 """
@@ -24,7 +24,7 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["CACHE_DIR", "njit", "prange", "jit", "pointer", "borrowed", "view", "max_of", "min_of",
+__all__ = ["CACHE_DIR", "njit", "prange", "jit", "pointer", "view", "max_of", "min_of",
            "prefer_threading_layers"]
 
 
@@ -61,7 +61,6 @@ if os.environ.get("NUMBA_CACHE_DIR") != CACHE_DIR:
         from numba.core import config as _config
         _config.reload_config()
 
-import numba  # noqa: E402
 from numba import njit, prange, types  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
 
@@ -84,10 +83,11 @@ def pointer(typingctx, address, dtype):
 @intrinsic
 def view(typingctx, address, length, dtype):
     """The ``length`` values of type ``dtype`` at the integer ``address``, as an array
-    that holds no reference (as :func:`borrowed`), built in place: usable in functions
-    compiled without reference counting (``_nrt=False``), where numba's ``carray`` is
-    not. (Numba passes an array argument as seven machine words; a function with many
-    array arguments called every iteration can take their addresses instead.)"""
+    that holds no reference (valid while their owner, a cached column or a work buffer,
+    lives), built in place: usable in functions compiled without reference counting
+    (``_nrt=False``) too, where numba's ``carray`` is not. (Numba passes an array
+    argument as seven machine words; a function with many array arguments called every
+    iteration can take their addresses instead.)"""
     if not isinstance(address, types.Integer) or not isinstance(length, types.Integer):
         return None
     arrty = types.Array(dtype.dtype, 1, "C")
@@ -135,13 +135,6 @@ max_of = _select_intrinsic(">", "``max(a, b)`` of two float64 values, vectorisab
                            + _REDUCTION.format("max_of", "max"))
 min_of = _select_intrinsic("<", "``min(a, b)`` of two float64 values, vectorisable."
                            + _REDUCTION.format("min_of", "min"))
-
-
-@jit
-def borrowed(address, length, dtype):
-    """The ``length`` values of type ``dtype`` at ``address`` as an array that holds no
-    reference (valid while their owner, a cached column or a work buffer, lives)."""
-    return numba.carray(pointer(address, dtype), length)
 
 
 def prefer_threading_layers() -> None:

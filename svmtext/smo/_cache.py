@@ -21,7 +21,7 @@ when not cached), the recency order in a doubly linked list over the indices
 the counters in ``info`` (bytes held, capacity, columns held, hits, misses, and the
 active copies below). The same ``lru`` array holds, in its rows :data:`ADDRESS` and
 :data:`LENGTH`, where each cached column's values are and how many there are: the
-compiled loop reads a column through them (:func:`svmtext._numba.borrowed`) without
+compiled loop reads a column through them (:func:`svmtext._numba.view`) without
 taking a reference to its array (reference counts are atomic operations; on a small
 problem they cost more than an iteration's arithmetic, :mod:`svmtext.smo._loop`).
 
@@ -49,7 +49,7 @@ __all__ = ["ColumnCache", "NBYTES", "CAPACITY", "COUNT", "HITS", "MISSES", "COPI
            "ADDRESS", "LENGTH", "ACTIVE"]
 
 NBYTES, CAPACITY, COUNT, HITS, MISSES, COPIES, SLOTS = range(7)
-N_INFO = 7
+N_INFO = SLOTS + 1          # the length of ``info``
 # rows of ``lru`` after the predecessors (0) and successors (1); the compiled loop
 # (_loop.py) has them compiled in (numba's cache folder changes with every source file:
 # svmtext._numba.CACHE_DIR)

@@ -53,7 +53,7 @@ counting (numba's ``_nrt=False``): numba counts a reference to each array a comp
 function is passed or creates, an atomic operation each, and on a small problem these
 counts took more time than the arithmetic (51 of them an iteration, about two thirds
 of the loop's time, on a 130-point linear problem). The loop reads a cached column through a
-borrowed array (:func:`svmtext._numba.borrowed`), which holds no reference; the
+borrowed array (:func:`svmtext._numba.view`), which holds no reference; the
 cache never evicts the most recent column, so the columns of the current pair stay
 valid while they are read. The step and the column reads take the addresses of the
 buffers they use rather than the arrays (:func:`svmtext._numba.view` makes them
@@ -69,7 +69,7 @@ import types
 import numpy as np
 
 from .._blas import matmul_abt, matvec, numpy_blas
-from .._numba import borrowed, jit, njit, pointer, view
+from .._numba import jit, njit, pointer, view
 from .._ufunc import call_binary_inner_loop, call_inner_loop
 from ..kkt import UPPER
 from . import _core
@@ -616,7 +616,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
     tol, tau = fs[TOL], fs[TAU]
     _offsets(g, y, status, movable, up, low, g_up, st[NA])
     dtype = buf_i.dtype
-    Ki = borrowed(np.int64(buf_i.ctypes.data), 0, dtype)
+    Ki = view(np.int64(buf_i.ctypes.data), 0, dtype)
     bufs = np.empty(10, dtype=np.int64)       # the active buffers' addresses (_step)
     bufs[A_G], bufs[A_Y], bufs[A_ALPHA] = g.ctypes.data, y.ctypes.data, alpha.ctypes.data
     bufs[A_STATUS], bufs[A_CV], bufs[A_D] = status.ctypes.data, Cv.ctypes.data, d.ctypes.data
@@ -695,7 +695,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             gap = -np.inf
             if i >= 0:
                 at = _cached(active[i], st, lru, cache_at, cache_kinds, na, n, C_BUF_I)
-                Ki = borrowed(at, na if at else 0, dtype)
+                Ki = view(at, na if at else 0, dtype)
                 if len(Ki) < na:
                     Ki = _miss(active[i], st, fs, store, held, lru, info, KG, src, active, na,
                                buf_i)
@@ -734,14 +734,14 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
         if phase == P_STEP_J:
             i, j = st[I], st[J]
             at = _cached(active[j], st, lru, cache_at, cache_kinds, na, n, C_BUF_J)
-            Kq = borrowed(at, na if at else 0, dtype)
+            Kq = view(at, na if at else 0, dtype)
             if len(Kq) < na:
                 Kq = _miss(active[j], st, fs, store, held, lru, info, KG, src, active, na, buf_j)
                 if len(Kq) < na:
                     return _request(st)
             Kp = Ki                          # column i, as the selection read it
             if len(Kp) < na:                 # (read again when the loop resumes here)
-                Kp = borrowed(_column_at(active[i], lru, info, active, na, n, buf_i), na,
+                Kp = view(_column_at(active[i], lru, info, active, na, n, buf_i), na,
                               dtype)
             eta = _step(st, bufs, kinds, i, j, np.int64(Kp.ctypes.data),
                         np.int64(Kq.ctypes.data), tau, na, dtype)
@@ -762,7 +762,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             if st[GBAR_WAS_J]:
                 st[GBAR_WAS_J] = 0
                 i = st[I]
-                Kq = borrowed(_column_at(active[j], lru, info, active, na, n, buf_j), na,
+                Kq = view(_column_at(active[j], lru, info, active, na, n, buf_j), na,
                               dtype)
                 was_j = status[j] != UPPER        # it changed
                 coef = (-1.0 if was_j else 1.0) * Cv[j] * y[j]
