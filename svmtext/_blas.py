@@ -33,9 +33,8 @@ from pathlib import Path
 import numpy as np
 from llvmlite import ir
 from numba import types
-from numba.extending import intrinsic
 
-from ._numba import jit
+from ._numba import intrinsic_or, jit
 
 __all__ = ["numpy_blas", "matmul_abt", "matvec"]
 
@@ -114,6 +113,20 @@ def _lowering(kinds, returns_double=False):
 _GEMM, _GEMV, _DOT = "iiillldplpldpl", "iilldplpldpl", "lplpl"
 
 
+_CTYPES = {"i": ctypes.c_int, "l": ctypes.c_int64, "d": ctypes.c_double, "p": ctypes.c_void_p}
+
+
+def _python_call(kinds, returns_double=False):
+    """The same call from Python (numba switched off: :func:`svmtext._numba.intrinsic_or`)."""
+    prototype = ctypes.CFUNCTYPE(ctypes.c_double if returns_double else None,
+                                 *(_CTYPES[k] for k in kinds))
+
+    def call(function, *operands):
+        return prototype(int(function))(*(float(v) if k == "d" else int(v)
+                                           for v, k in zip(operands, kinds)))
+    return call
+
+
 def _typed(args, kinds, returns_double=False):
     ok = all(isinstance(a, types.Float) if k == "d" else isinstance(a, types.Integer)
              for a, k in zip(args, "l" + kinds))
@@ -121,7 +134,7 @@ def _typed(args, kinds, returns_double=False):
     return (result(*args), _lowering(kinds, returns_double)) if ok else None
 
 
-@intrinsic
+@intrinsic_or(_python_call(_GEMM))
 def _dgemm(typingctx, function, order, transa, transb, m, n, k, alpha, a, lda, b, ldb,
            beta, c, ldc):
     """``cblas_dgemm`` at the address ``function`` (arrays passed as addresses)."""
@@ -129,14 +142,14 @@ def _dgemm(typingctx, function, order, transa, transb, m, n, k, alpha, a, lda, b
                    c, ldc), _GEMM)
 
 
-@intrinsic
+@intrinsic_or(_python_call(_GEMV))
 def _dgemv(typingctx, function, order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy):
     """``cblas_dgemv`` at the address ``function`` (arrays passed as addresses)."""
     return _typed((function, order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy),
                   _GEMV)
 
 
-@intrinsic
+@intrinsic_or(_python_call(_DOT, returns_double=True))
 def _ddot(typingctx, function, n, x, incx, y, incy):
     """``cblas_ddot`` at the address ``function`` (arrays passed as addresses)."""
     return _typed((function, n, x, incx, y, incy), _DOT, returns_double=True)

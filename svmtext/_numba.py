@@ -20,12 +20,15 @@ problems cost more than an iteration's arithmetic (:mod:`svmtext.smo._loop`).
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 from pathlib import Path
 
+import numpy as np
+
 __all__ = ["CACHE_DIR", "njit", "prange", "jit", "pointer", "view", "max_of", "min_of",
-           "prefer_threading_layers"]
+           "intrinsic_or", "python_function", "prefer_threading_layers"]
 
 
 
@@ -62,13 +65,51 @@ if os.environ.get("NUMBA_CACHE_DIR") != CACHE_DIR:
         _config.reload_config()
 
 from numba import njit, prange, types  # noqa: E402
+from numba.core import config as _config  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
 
 jit = njit(cache=True)
 """The package's default decorator: compiled, cached in :data:`CACHE_DIR`."""
 
 
-@intrinsic
+def python_function(f) -> object:
+    """The Python function of a compiled function ``f`` (``f`` itself when numba is
+    switched off, ``NUMBA_DISABLE_JIT=1``, and the decorators return their function)."""
+    return getattr(f, "py_func", f)
+
+
+def intrinsic_or(python) -> object:
+    """Decorator of an intrinsic's typing function: the intrinsic, or, with numba switched
+    off (``NUMBA_DISABLE_JIT=1``, as the mutation tests run the compiled code as Python:
+    ``tests/MUTATION.md``), ``python``, which does the same from Python (an intrinsic
+    cannot be called from Python)."""
+    def decorate(typer):
+        if not _config.DISABLE_JIT:
+            return intrinsic(typer)
+
+        def call(*args):
+            return python(*args)
+        call.__name__ = call.__qualname__ = typer.__name__
+        call.__doc__ = typer.__doc__
+        return call
+    return decorate
+
+
+def _ctype(dtype):
+    return np.ctypeslib.as_ctypes_type(np.dtype(dtype))
+
+
+def _pointer(address, dtype):
+    return ctypes.cast(int(address), ctypes.POINTER(_ctype(dtype)))
+
+
+def _view(address, length, dtype):
+    if length <= 0:
+        return np.empty(0, dtype=dtype)
+    return np.ctypeslib.as_array(_pointer(address, dtype), shape=(int(length),))
+
+
+@intrinsic_or(_pointer)
 def pointer(typingctx, address, dtype):
     """The integer ``address`` as a pointer to values of type ``dtype``."""
     if not isinstance(address, types.Integer):
@@ -80,7 +121,7 @@ def pointer(typingctx, address, dtype):
     return sig, codegen
 
 
-@intrinsic
+@intrinsic_or(_view)
 def view(typingctx, address, length, dtype):
     """The ``length`` values of type ``dtype`` at the integer ``address``, as an array
     that holds no reference (valid while their owner, a cached column or a work buffer,
@@ -109,6 +150,9 @@ def view(typingctx, address, length, dtype):
 def _select_intrinsic(predicate, doc):
     """An intrinsic ``(a, b) -> a if a <predicate> b else b`` on float64 whose compare and
     select both carry the flags ``nnan nsz``."""
+    def python(a, b):
+        return a if (a > b if predicate == ">" else a < b) else b
+
     def typer(typingctx, a, b):
         if a != types.float64 or b != types.float64:
             return None
@@ -121,7 +165,7 @@ def _select_intrinsic(predicate, doc):
                                   x, y, flags=flags)
         return sig, codegen
     typer.__doc__ = doc
-    return intrinsic(typer)
+    return intrinsic_or(python)(typer)
 
 
 _REDUCTION = """
@@ -157,7 +201,6 @@ def prefer_threading_layers() -> None:
     config.THREADING_LAYER_PRIORITY = ["tbb", "workqueue", "omp"]
     lib = Path(sys.prefix) / "lib" / "libtbb.so.12"
     if sys.platform.startswith("linux") and lib.exists():
-        import ctypes
         from contextlib import suppress
         with suppress(OSError):             # not loadable: numba takes the next layer
             ctypes.CDLL(str(lib), mode=ctypes.RTLD_GLOBAL)

@@ -28,7 +28,8 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+
+from ._numba import intrinsic_or
 
 __all__ = ["inner_loop", "call_inner_loop", "call_binary_inner_loop"]
 
@@ -95,6 +96,19 @@ def _call(context, builder, signature, values):
     return context.get_dummy_value()
 
 
+_LOOP = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_int64),
+                         ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p)
+
+
+def _python_call(function, data, n, *pointers):
+    """The same call from Python (numba switched off: :func:`svmtext._numba.intrinsic_or`)."""
+    operands = [pointers[k:k + 2] for k in range(0, len(pointers), 2)]
+    operands.append(operands[0])
+    argv = (ctypes.c_void_p * len(operands))(*(int(a) for a, _ in operands))
+    steps = (ctypes.c_int64 * len(operands))(*(int(s) for _, s in operands))
+    _LOOP(int(function))(argv, (ctypes.c_int64 * 1)(int(n)), steps, int(data) or None)
+
+
 def _typed(*args):
     """The intrinsics' typing: integer arguments (addresses, counts, steps) only."""
     if all(isinstance(a, types.Integer) for a in args):
@@ -102,7 +116,7 @@ def _typed(*args):
     return None
 
 
-@intrinsic
+@intrinsic_or(_python_call)
 def call_inner_loop(typingctx, function, data, n, address, step):
     """Call the inner loop at ``function`` (with its ``data``) in place on the ``n``
     values at ``address``, ``step`` bytes apart -- ``args = {address, address}``,
@@ -111,7 +125,7 @@ def call_inner_loop(typingctx, function, data, n, address, step):
     return _typed(function, data, n, address, step)
 
 
-@intrinsic
+@intrinsic_or(_python_call)
 def call_binary_inner_loop(typingctx, function, data, n, address, step, operand,
                            operand_step):
     """The same for a loop of two inputs, ``a = ufunc(a, b)`` in place, with ``b`` at

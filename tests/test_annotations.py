@@ -7,7 +7,8 @@ are not counted), in any module of the package, private modules included.
 Exceptions, each with its reason:
 
 - functions compiled by numba (decorated by ``jit``, ``_jit``, ``_vec``, ``_hot`` or
-  ``njit`` of :mod:`svmtext._numba`, or numba's ``intrinsic``): numba types them from
+  ``njit`` of :mod:`svmtext._numba`, numba's ``intrinsic``, or ``intrinsic_or``, the
+  intrinsic with a Python twin for numba switched off): numba types them from
   the arguments of each call and compiles one version per argument types (the SMO
   core runs on float32 and float64 columns); numba reads no annotation, so one written
   there would be an unchecked second statement of what the compiler infers;
@@ -23,7 +24,7 @@ from pathlib import Path
 import svmtext
 
 PACKAGE = Path(svmtext.__file__).parent
-COMPILED = {"jit", "_jit", "_vec", "_hot", "njit", "intrinsic"}
+COMPILED = {"jit", "_jit", "_vec", "_hot", "njit", "intrinsic", "intrinsic_or"}
 
 LEFT_FOR_OWNERS: dict[str, set[str]] = {}
 

@@ -249,3 +249,54 @@ def test_view_and_the_vectorisable_min_max_in_code_without_reference_counts():
     assert touch(a, b, c) == (3, 2.0, 1.5)
     assert a.tolist() == [1.5, 2.0, 3.5, 7.0] and b.tolist() == [3, -3]
     assert c.tolist() == [False, True]
+
+
+def test_the_solver_runs_as_python_with_numba_switched_off():
+    """With ``NUMBA_DISABLE_JIT=1`` (how the mutation tests run the compiled code:
+    tests/MUTATION.md) the package imports, and the loop, with the Python twins of the
+    intrinsics (addresses read through ctypes, NumPy's BLAS and ``exp`` loop called
+    through ctypes), solves dense problems (linear: NumPy's BLAS product; RBF: NumPy's
+    ``exp`` loop) and a sparse one, with shrinking, to the objective of the compiled
+    solver within the tolerance's bound (Python's arithmetic may round otherwise than
+    the compiled code, so the two may take other pairs)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    script = """
+import json, numpy as np
+from numba.core import config
+from svmtext.datasets.toy import make_smo_problem
+from svmtext.smo import KernelColumns, smo_solve
+assert config.DISABLE_JIT
+X, y, _, _, C = make_smo_problem(7)
+Xs = np.where(np.random.default_rng(7).random(X.shape) < 0.8, 0.0, X)
+out = {}
+for name, make in (("linear", lambda: KernelColumns(X, "linear")),
+                   ("rbf", lambda: KernelColumns(X, "rbf", gamma=0.5)),
+                   ("sparse", lambda: KernelColumns(Xs, "rbf", gamma=0.5, sparse_columns=True))):
+    r = smo_solve(make(), y, C, tol=1e-4, max_iter=20_000)
+    out[name] = (r.dual_objective, r.gap, int(r.n_shrink), float(r.alpha.sum()))
+from svmtext.smo._columns import finishing_loop
+out["exp loop"] = bool(finishing_loop("rbf")[0])
+print(json.dumps(out))
+"""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    python = json.loads(done.stdout.strip().splitlines()[-1])
+    X, y, _, _, C = random_problem(7)
+    Xs = np.where(np.random.default_rng(7).random(X.shape) < 0.8, 0.0, X)
+    compiled = {"linear": KernelColumns(X, "linear"), "rbf": KernelColumns(X, "rbf", gamma=0.5),
+                "sparse": KernelColumns(Xs, "rbf", gamma=0.5, sparse_columns=True)}
+    for name, provider in compiled.items():
+        r = smo_solve(provider, y, C, tol=1e-4, max_iter=20_000)
+        W, gap, n_shrink, alpha_sum = python[name]
+        assert gap < 1e-4 and r.gap < 1e-4
+        # each objective within tol * sum(alpha) of W(alpha*) (prop-smo-gap-bound)
+        assert abs(W - r.dual_objective) <= 1e-4 * max(alpha_sum, r.alpha.sum())
+    assert any(python[name][2] > 0 for name in compiled)    # shrinking ran
+    # NumPy's exp loop, called through ctypes, passed the check of its bits as compiled
+    from svmtext.smo._columns import finishing_loop
+    assert python["exp loop"] == bool(finishing_loop("rbf")[0])

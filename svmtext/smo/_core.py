@@ -28,7 +28,7 @@ import types
 import numpy as np
 
 from .. import kkt
-from .._numba import max_of, min_of, njit, prange
+from .._numba import max_of, min_of, njit, prange, python_function
 from ._exp32 import rbf_single
 
 __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient", "bias",
@@ -528,7 +528,7 @@ def _renamed(f, name) -> types.FunctionType:
 _dot_rows = njit(cache=True, fastmath=True)(_dot_rows)
 rbf_from_dots = _jit(rbf_from_dots)        # (the serial one: sparse_kernel_rows calls it)
 _kernels = (sparse_dot_column, sparse_dot_columns, sparse_kernel_rows, kernel_column,
-            rbf_from_dots.py_func)
+            python_function(rbf_from_dots))
 (sparse_dot_column_threads, sparse_dot_columns_threads, sparse_kernel_rows_threads,
  kernel_column_threads, rbf_from_dots_threads) = (
     njit(cache=True, parallel=True, **opts)(_renamed(f, f.__name__ + "_threads"))

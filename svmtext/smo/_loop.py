@@ -69,7 +69,7 @@ import types
 import numpy as np
 
 from .._blas import matmul_abt, matvec, numpy_blas
-from .._numba import jit, njit, pointer, view
+from .._numba import jit, njit, pointer, python_function, view
 from .._ufunc import call_binary_inner_loop, call_inner_loop
 from ..kkt import UPPER
 from . import _core
@@ -779,7 +779,7 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
 # names, so numba compiles and caches them apart, on their first use only.
 
 def _twin(dispatcher, name, **globals_) -> object:
-    f = dispatcher.py_func
+    f = python_function(dispatcher)
     g = {**f.__globals__, **globals_}
     twin = types.FunctionType(f.__code__.replace(co_name=name), g, name, f.__defaults__,
                               f.__closure__)
