@@ -91,25 +91,32 @@ def test_column_blocks_have_the_single_columns_bits(dtype):
     """sparse_dot_columns (several columns per pass over a block of rows, and its
     threaded twin) against sparse_dot_column, one column at a time: every bit, for
     columns of 0 to 40 non-zero features (the four-at-a-time steps and the rest) and
-    rows past a block (2,500 rows: two blocks and a part)."""
+    rows past a block: 9,500 rows, a block of 8,192 and a part for one column at a time
+    (_core._COLUMN_BLOCK), nine blocks of 1,024 and a part for several columns and for
+    the threads (_core._ROW_BLOCK)."""
+    from svmtext.smo._core import _COLUMN_BLOCK, _ROW_BLOCK
+    n = 9500
+    assert _COLUMN_BLOCK < n and n % _COLUMN_BLOCK and n % _ROW_BLOCK
     from scipy.sparse import csr_matrix
 
     from svmtext.smo import _core
     rng = np.random.default_rng(7)
-    X = rng.standard_normal((2500, 60)).astype(dtype) * 10.0 ** rng.uniform(-3, 3, 60)
+    X = rng.standard_normal((n, 60)).astype(dtype) * 10.0 ** rng.uniform(-3, 3, 60)
     X[rng.random(X.shape) < 0.75] = 0.0
     X[:41] = 0.0
     for k in range(41):                      # point k has k non-zero features
         X[k, rng.choice(60, k, replace=False)] = rng.standard_normal(k)
     XT = np.ascontiguousarray(X.T)
     csr = csr_matrix(X)
-    cols = np.concatenate([np.arange(41), rng.choice(2500, 30, replace=False)])
-    single = np.empty((len(cols), 2500), dtype=dtype)
+    cols = np.concatenate([np.arange(41), rng.choice(n, 30, replace=False)])
+    single = np.empty((len(cols), n), dtype=dtype)
     for k, c in enumerate(cols):
         lo, hi = csr.indptr[c], csr.indptr[c + 1]
         _core.sparse_dot_column(XT, csr.indices[lo:hi], csr.data[lo:hi], single[k])
-    np.testing.assert_allclose(single, (X @ X[cols].T).T, rtol=1e-4 if dtype == "float32"
-                               else 1e-12, atol=1e-3 if dtype == "float32" else 1e-9)
+    # a sum of p = 60 products in the columns' precision: within p eps sum |x_rf x_cf|
+    X64 = X.astype(np.float64)
+    bound = 60 * np.finfo(dtype).eps * (abs(X64) @ abs(X64[cols]).T).T
+    assert np.all(abs(single - (X64 @ X64[cols].T).T) <= bound)
     threaded = np.full_like(single, np.nan)
     for k, c in enumerate(cols):
         lo, hi = csr.indptr[c], csr.indptr[c + 1]
@@ -117,7 +124,7 @@ def test_column_blocks_have_the_single_columns_bits(dtype):
     assert np.array_equal(threaded.view(f"i{single.itemsize}"),
                           single.view(f"i{single.itemsize}"))
     for dots in (_core.sparse_dot_columns, _core.sparse_dot_columns_threads):
-        block = np.full((len(cols), 2500), np.nan, dtype=dtype)
+        block = np.full((len(cols), n), np.nan, dtype=dtype)
         dots(XT, csr.indptr, csr.indices, csr.data, cols, block)
         assert np.array_equal(block.view(f"i{block.itemsize}"),
                               single.view(f"i{single.itemsize}"))
