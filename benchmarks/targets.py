@@ -1,8 +1,10 @@
 r"""SMOSVC against LIBSVM and oneDAL: every speed target printed as a measured ratio.
 
 Usage: ``python benchmarks/targets.py [--quick] [--threads T] [--only a,b,c,d]
-[--compiled-columns]`` (the last: dense data's kernel columns computed in the compiled
-loop, :class:`~svmtext.smo.KernelColumns` ``compiled_columns``)
+[--compiled-columns] [--dtype-c float32]`` (``--compiled-columns``: dense data's kernel
+columns computed in the compiled loop, :class:`~svmtext.smo.KernelColumns`
+``compiled_columns``; ``--dtype-c``: SMOSVC's column precision in (c), float64 unless
+given -- float32 is the precision in which LIBSVM stores its kernel values, ``Qfloat``)
 (``make bench`` installs ``requirements-bench.txt`` first; without oneDAL its columns
 read "n/a").
 
@@ -215,8 +217,11 @@ def target_b(quick):
     print(_ratio_line("(b) float32 / oneDAL", r32, 0.25), flush=True)
 
 
+DTYPE_C = "float64"     # SMOSVC's column precision in (c) (--dtype-c)
+
+
 def target_c(quick):
-    print("(c) random small problems: SMOSVC / LIBSVM", flush=True)
+    print(f"(c) random small problems: SMOSVC ({DTYPE_C} columns) / LIBSVM", flush=True)
     per_it, wall, iters = [], [], []
     for seed in range(20 if quick else 100):
         X, y, kernel, params, C = random_problem(seed, scaled=False)
@@ -224,7 +229,7 @@ def target_c(quick):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             res = alternate({"libsvm": lambda kw=kw: SVC(**kw),
-                             "smo": lambda kw=kw: SMOSVC(**kw)}, X, y, 3)
+                             "smo": lambda kw=kw: SMOSVC(dtype=DTYPE_C, **kw)}, X, y, 3)
         (ts, sk), (tm, sm) = res["libsvm"], res["smo"]
         per_it.append((tm / max(sm.n_iter_, 1)) / (ts / max(int(sk.n_iter_[0]), 1)))
         wall.append(tm / ts)
@@ -258,11 +263,14 @@ def main(argv=None):
     ap.add_argument("--only", default="a,b,c,d")
     ap.add_argument("--compiled-columns", action="store_true",
                     help="dense data: kernel columns computed in the compiled loop")
+    ap.add_argument("--dtype-c", default="float64", choices=["float64", "float32"],
+                    help="SMOSVC's column precision in (c) (float32: LIBSVM's Qfloat)")
     args = ap.parse_args(argv)
     if args.compiled_columns:
         from svmtext.smo import KernelColumns
         KernelColumns.compiled_default = True
-    global CLOCK
+    global CLOCK, DTYPE_C
+    DTYPE_C = args.dtype_c
     if args.threads == 1:           # one thread: its CPU time (no wait for a core counted)
         CLOCK = time.process_time
     if daal4py is not None:
@@ -270,7 +278,8 @@ def main(argv=None):
     print(f"threads {args.threads}, clock {CLOCK.__name__}, compiled dense columns "
           f"{args.compiled_columns}; load average before {os.getloadavg()}", flush=True)
     with threadpool_limits(args.threads):
-        SMOSVC().fit(*random_problem(0)[:2])          # compile outside the clock
+        for dtype in sorted({"float64", DTYPE_C}):   # compile outside the clock
+            SMOSVC(dtype=dtype).fit(*random_problem(0)[:2])
         for t in args.only.split(","):
             globals()[f"target_{t}"](args.quick)
     print(f"load average after {os.getloadavg()}")
