@@ -96,7 +96,7 @@ def test_column_blocks_have_the_single_columns_bits(dtype):
     the threads (_core._ROW_BLOCK)."""
     from svmtext.smo._core import _COLUMN_BLOCK, _ROW_BLOCK
     n = 9500
-    assert _COLUMN_BLOCK < n and n % _COLUMN_BLOCK and n % _ROW_BLOCK
+    assert n > _COLUMN_BLOCK and n % _COLUMN_BLOCK and n % _ROW_BLOCK
     from scipy.sparse import csr_matrix
 
     from svmtext.smo import _core
