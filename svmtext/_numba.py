@@ -23,12 +23,13 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import types as pytypes
 from pathlib import Path
 
 import numpy as np
 
 __all__ = ["CACHE_DIR", "njit", "prange", "jit", "pointer", "view", "max_of", "min_of",
-           "intrinsic_or", "python_function", "prefer_threading_layers"]
+           "intrinsic_or", "python_function", "renamed", "prefer_threading_layers"]
 
 
 
@@ -76,6 +77,20 @@ def python_function(f) -> object:
     """The Python function of a compiled function ``f`` (``f`` itself when numba is
     switched off, ``NUMBA_DISABLE_JIT=1``, and the decorators return their function)."""
     return getattr(f, "py_func", f)
+
+
+def renamed(f, name, doc, **globals_) -> types.FunctionType:
+    """The Python function ``f`` under another ``name`` (numba caches a compilation by
+    the function's name: a twin compiled with other options is cached apart), with the
+    docstring ``doc`` and, where ``globals_`` are given, those globals in place of
+    ``f``'s (in a copy of its globals; the twins of the threaded kernels and of the
+    threaded SMO loop, :mod:`svmtext.smo._core` and :mod:`svmtext.smo._loop`)."""
+    g = pytypes.FunctionType(f.__code__.replace(co_name=name),
+                             {**f.__globals__, **globals_} if globals_ else f.__globals__,
+                             name, f.__defaults__, f.__closure__)
+    g.__qualname__ = name
+    g.__doc__ = doc
+    return g
 
 
 def intrinsic_or(python) -> object:

@@ -1,5 +1,10 @@
 """The compiled SMO loop (svmtext.smo._loop) against the Python loop it replaces, and
 against cvxopt on random problems."""
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -259,10 +264,6 @@ def test_the_solver_runs_as_python_with_numba_switched_off():
     ``exp`` loop) and a sparse one, with shrinking, to the objective of the compiled
     solver within the tolerance's bound (Python's arithmetic may round otherwise than
     the compiled code, so the two may take other pairs)."""
-    import json
-    import os
-    import subprocess
-    import sys
     script = """
 import json, numpy as np
 from numba.core import config

@@ -23,12 +23,10 @@ the user's cache folder); the rest of the package imports it on first use, so
 """
 from __future__ import annotations
 
-import types
-
 import numpy as np
 
 from .. import kkt
-from .._numba import max_of, min_of, njit, prange, python_function
+from .._numba import max_of, min_of, njit, prange, python_function, renamed
 from ._exp32 import rbf_single
 
 __all__ = ["max_up", "wss2_scan", "curvature", "two_variable_step", "update_gradient", "bias",
@@ -396,19 +394,8 @@ def _dot_rows(XT, nz, v, o, lo, hi):
 
 
 _ROW_BLOCK = 1024       # rows per block of several columns (sparse_dot_columns)
-_COLUMN_BLOCK = 8192    # rows per block of one column (sparse_dot_column)
-
-
-def _column_block(n):
-    """Rows per block of :func:`sparse_dot_column`: :data:`_COLUMN_BLOCK`."""
-    return _COLUMN_BLOCK
-
-
-def _column_block_threads(n):
-    """Rows per block of :func:`sparse_dot_column_threads`: :data:`_ROW_BLOCK`, so that
-    there are blocks to share between threads. (Reading the number of threads here
-    would make the function, and the loop that calls it, impossible to cache.)"""
-    return _ROW_BLOCK
+_COLUMN_BLOCK = 8192    # rows per block of one column (sparse_dot_column; its threaded
+#                         twin has _ROW_BLOCK, so that there are blocks to share)
 
 
 def sparse_dot_column(XT, nz, v, out) -> np.ndarray:
@@ -423,15 +410,15 @@ def sparse_dot_column(XT, nz, v, out) -> np.ndarray:
     8,192 rows rather than 1,024 took 0.145 instead of 0.206 ms per column of 8,000
     MNIST images in float64, 0.054 instead of 0.067 in float32, 1.9 instead of 2.1 ms
     at 60,000.) The blocks are independent: :func:`sparse_dot_column_threads` shares
-    them between threads (blocks of :data:`_ROW_BLOCK` rows,
-    :func:`_column_block_threads`), each row's sum made by one thread in the same order
-    (the same bits, whatever the blocks).
+    them between threads (in blocks of :data:`_ROW_BLOCK` rows: its
+    :data:`_COLUMN_BLOCK` is that; reading the number of threads here would make the
+    function, and the loop that calls it, impossible to cache), each row's sum made by
+    one thread in the same order (the same bits, whatever the blocks).
     """
     n = XT.shape[1]
-    rows = _column_block(n)
-    for b in prange((n + rows - 1) // rows):
-        lo = b * rows
-        hi = min(lo + rows, n)
+    for b in prange((n + _COLUMN_BLOCK - 1) // _COLUMN_BLOCK):
+        lo = b * _COLUMN_BLOCK
+        hi = min(lo + _COLUMN_BLOCK, n)
         _dot_rows(XT, nz, v, out[lo:hi], lo, hi)
     return out
 
@@ -536,26 +523,18 @@ def rbf_from_dots(dots, sq_rows, sq_c, gamma) -> np.ndarray:
 # have their own names, so that numba caches the two compilations apart.
 
 
-def _renamed(f, name, **globals_) -> types.FunctionType:
-    g = types.FunctionType(f.__code__.replace(co_name=name),
-                           {**f.__globals__, **globals_} if globals_ else f.__globals__,
-                           name, f.__defaults__, f.__closure__)
-    g.__qualname__ = name
-    g.__doc__ = f"Threaded :func:`{f.__name__}` (``parallel=True``): the same bits."
-    return g
-
-
 _dot_rows = njit(cache=True, fastmath=True)(_dot_rows)
 rbf_from_dots = _jit(rbf_from_dots)        # (the serial one: sparse_kernel_rows calls it)
-_column_block, _column_block_threads = _jit(_column_block), _jit(_column_block_threads)
 _kernels = (sparse_dot_column, sparse_dot_columns, sparse_kernel_rows, kernel_column,
             python_function(rbf_from_dots))
-# (sparse_dot_column's twin: its own blocks, one per thread, in a copy of the globals)
+# (sparse_dot_column's twin: blocks of _ROW_BLOCK rows, in a copy of the globals)
 (sparse_dot_column_threads, sparse_dot_columns_threads, sparse_kernel_rows_threads,
  kernel_column_threads, rbf_from_dots_threads) = (
-    njit(cache=True, parallel=True, **opts)(_renamed(f, f.__name__ + "_threads", **blocks))
+    njit(cache=True, parallel=True, **opts)(renamed(
+        f, f.__name__ + "_threads",
+        f"Threaded :func:`{f.__name__}` (``parallel=True``): the same bits.", **blocks))
     for f, opts, blocks in zip(_kernels, ({"fastmath": True},) * 3 + ({}, {}),
-                               ({"_column_block": _column_block_threads},) + ({},) * 4))
+                               ({"_COLUMN_BLOCK": _ROW_BLOCK},) + ({},) * 4))
 sparse_dot_column = njit(cache=True, fastmath=True)(sparse_dot_column)
 sparse_dot_columns = njit(cache=True, fastmath=True)(sparse_dot_columns)
 sparse_kernel_rows = njit(cache=True, fastmath=True)(sparse_kernel_rows)

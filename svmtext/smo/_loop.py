@@ -69,7 +69,7 @@ import types
 import numpy as np
 
 from .._blas import matmul_abt, matvec, numpy_blas
-from .._numba import jit, njit, pointer, python_function, view
+from .._numba import jit, njit, pointer, python_function, renamed, view
 from .._ufunc import call_binary_inner_loop, call_inner_loop
 from ..kkt import UPPER
 from . import _core
@@ -780,12 +780,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
 
 def _twin(dispatcher, name, **globals_) -> object:
     f = python_function(dispatcher)
-    g = {**f.__globals__, **globals_}
-    twin = types.FunctionType(f.__code__.replace(co_name=name), g, name, f.__defaults__,
-                              f.__closure__)
-    twin.__qualname__ = name
-    twin.__doc__ = f"{f.__name__}, with the threaded column kernels of :mod:`svmtext.smo._core`."
-    return jit(twin)
+    return jit(renamed(f, name, f"{f.__name__}, with the threaded column kernels of "
+                       ":mod:`svmtext.smo._core`.", **globals_))
 
 
 _core_threads = types.ModuleType(f"{__name__}._core_threads")
