@@ -1,10 +1,11 @@
 r"""SMOSVC against LIBSVM and oneDAL: every speed target printed as a measured ratio.
 
 Usage: ``python benchmarks/targets.py [--quick] [--threads T] [--only a,b,c,d]
-[--compiled-columns] [--dtype-c float32]`` (``--compiled-columns``: dense data's kernel
-columns computed in the compiled loop, :class:`~svmtext.smo.KernelColumns`
+[--compiled-columns] [--dtype-c float32] [--null-steps]`` (``--compiled-columns``: dense
+data's kernel columns computed in the compiled loop, :class:`~svmtext.smo.KernelColumns`
 ``compiled_columns``; ``--dtype-c``: SMOSVC's column precision in (c), float64 unless
-given -- float32 is the precision in which LIBSVM stores its kernel values, ``Qfloat``)
+given -- float32 is the precision in which LIBSVM stores its kernel values, ``Qfloat``;
+``--null-steps``: SMOSVC with ``null_steps=True`` in (c), :mod:`svmtext.smo._null`)
 (``make bench`` installs ``requirements-bench.txt`` first; without oneDAL its columns
 read "n/a").
 
@@ -218,10 +219,12 @@ def target_b(quick):
 
 
 DTYPE_C = "float64"     # SMOSVC's column precision in (c) (--dtype-c)
+NULL_STEPS = False      # SMOSVC's null-space steps in (c) (--null-steps)
 
 
 def target_c(quick):
-    print(f"(c) random small problems: SMOSVC ({DTYPE_C} columns) / LIBSVM", flush=True)
+    print(f"(c) random small problems: SMOSVC ({DTYPE_C} columns, null steps {NULL_STEPS}) "
+          "/ LIBSVM", flush=True)
     per_it, wall, iters = [], [], []
     for seed in range(20 if quick else 100):
         X, y, kernel, params, C = random_problem(seed, scaled=False)
@@ -229,7 +232,8 @@ def target_c(quick):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             res = alternate({"libsvm": lambda kw=kw: SVC(**kw),
-                             "smo": lambda kw=kw: SMOSVC(dtype=DTYPE_C, **kw)}, X, y, 3)
+                             "smo": lambda kw=kw: SMOSVC(dtype=DTYPE_C, null_steps=NULL_STEPS,
+                                                         **kw)}, X, y, 3)
         (ts, sk), (tm, sm) = res["libsvm"], res["smo"]
         per_it.append((tm / max(sm.n_iter_, 1)) / (ts / max(int(sk.n_iter_[0]), 1)))
         wall.append(tm / ts)
@@ -265,12 +269,14 @@ def main(argv=None):
                     help="dense data: kernel columns computed in the compiled loop")
     ap.add_argument("--dtype-c", default="float64", choices=["float64", "float32"],
                     help="SMOSVC's column precision in (c) (float32: LIBSVM's Qfloat)")
+    ap.add_argument("--null-steps", action="store_true",
+                    help="SMOSVC with null_steps=True in (c)")
     args = ap.parse_args(argv)
     if args.compiled_columns:
         from svmtext.smo import KernelColumns
         KernelColumns.compiled_default = True
-    global CLOCK, DTYPE_C
-    DTYPE_C = args.dtype_c
+    global CLOCK, DTYPE_C, NULL_STEPS
+    DTYPE_C, NULL_STEPS = args.dtype_c, args.null_steps
     if args.threads == 1:           # one thread: its CPU time (no wait for a core counted)
         CLOCK = time.process_time
     if daal4py is not None:

@@ -47,7 +47,7 @@ __all__ = ["SMOSVC"]
 
 #: What ``fit_info_`` reports of each SMO run (:class:`~svmtext.smo.SMOResult` fields).
 FIT_INFO = ("gap", "n_iter", "n_kernel_evals", "converged", "cache_hits", "cache_misses",
-            "n_shrink", "n_unshrink")
+            "n_shrink", "n_unshrink", "n_null_steps")
 
 
 def column_threads(n_jobs) -> int:
@@ -90,6 +90,9 @@ class SMOSVC(BaseSVC):
         Maximal number of selections (``None``: :math:`\\max(10^7, 100n)`).
     dtype : {'float64', 'float32'}, default='float64'
         Precision of the kernel columns (LIBSVM uses float32 for :math:`Q`).
+    null_steps : bool, default=False
+        Null-space steps on flat faces (:mod:`svmtext.smo._null`, book:
+        :ref:`sec-smo-null-steps`; not LIBSVM's); ``selection='wss2'`` only.
     class_weight : dict, 'balanced' or None, default=None
         Per-class box constants :math:`0 \\le \\alpha_i \\le C w_{y_i}` (LIBSVM ``-wi``);
         ``'balanced'``: :math:`w_c = n / (k n_c)` for :math:`k` classes (book:
@@ -162,6 +165,7 @@ class SMOSVC(BaseSVC):
         **BaseSVC._parameter_constraints,
         **SMO_CONSTRAINTS,
         "dtype": [StrOptions({"float64", "float32"})],
+        "null_steps": ["boolean"],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "probability": ["boolean"],
         "random_state": ["random_state"],
@@ -170,8 +174,8 @@ class SMOSVC(BaseSVC):
 
     def __init__(self, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3,
                  selection="wss2", shrinking=True, cache_size=200.0, max_iter=None,
-                 dtype="float64", class_weight=None, probability=False, random_state=None,
-                 n_jobs=None, decision_function_shape="ovr"):
+                 dtype="float64", null_steps=False, class_weight=None, probability=False,
+                 random_state=None, n_jobs=None, decision_function_shape="ovr"):
         super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma, coef0=coef0)
         self.tol = tol
         self.selection = selection
@@ -179,6 +183,7 @@ class SMOSVC(BaseSVC):
         self.cache_size = cache_size
         self.max_iter = max_iter
         self.dtype = dtype
+        self.null_steps = null_steps
         self.class_weight = class_weight
         self.probability = probability
         self.random_state = random_state
@@ -225,7 +230,7 @@ class SMOSVC(BaseSVC):
     def _smo(self, provider, y, box):
         return smo_solve(provider, y, box, tol=self.tol, max_iter=self.max_iter,
                          selection=self.selection, cache_size=self.cache_size,
-                         shrinking=self.shrinking)
+                         shrinking=self.shrinking, null_steps=self.null_steps)
 
     def fit(self, X, y) -> Self:
         """Fit by SMO on kernel columns computed on demand (or on the Gram matrix ``X``
@@ -278,7 +283,8 @@ class SMOSVC(BaseSVC):
                 res = solve_checked(provider, y, box if np.isscalar(box) else box[rows],
                                     np.zeros(len(rows)), tol, self.max_iter,
                                     make_rule(self.selection, 0),
-                                    self.cache_size, self.shrinking, stacklevel=4)
+                                    self.cache_size, self.shrinking,
+                                    null_steps=self.null_steps, stacklevel=4)
                 solutions.append((rows, res.alpha))
                 b.append(res.b)
                 sv = res.alpha > 0                      # K(alpha y) on the pair's points: y - g

@@ -78,17 +78,18 @@ from ._cache import (ACTIVE, ADDRESS, COPIES, HITS, LENGTH, MISSES, N_INFO, SLOT
                      store_column, unlink)
 
 __all__ = ["run", "run_threads", "DONE", "MAX_ITER", "NEED_COLUMN", "NEED_INACTIVE", "NEED_UNSHRINK",
-           "SHRUNK", "NEED_FINISH", "new_state"]
+           "SHRUNK", "NEED_FINISH", "NULL_STEP", "new_state"]
 
 # return codes
-DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_FINISH = range(7)
+DONE, MAX_ITER, NEED_COLUMN, NEED_INACTIVE, NEED_UNSHRINK, SHRUNK, NEED_FINISH, NULL_STEP = range(8)
 
 # the integer state st[...]
 (NA, COUNTER, UNSHRUNK, N_ITER, N_SELECT, N_SHRINK, PHASE, REQ, SKIP, I, J, MAXIT,
  INTERVAL, SHRINKING, CONVERGED, KIND, EVALS, GBAR_WAS_I, GBAR_WAS_J, N_INACTIVE,
  KERNEL, DEGREE, FINISH, FINISH_LOOP, FINISH_DATA, INACTIVE_READY, ROWS_BY_LOOP,
- SYNC, RECONSTRUCT_BY_LOOP, N_RECONSTRUCT, NP_GEMM, NP_GEMV, NP_DOT) = range(33)
-N_ST = 33
+ SYNC, RECONSTRUCT_BY_LOOP, N_RECONSTRUCT, NP_GEMM, NP_GEMV, NP_DOT,
+ NULL_STEPS, NULL_AT, FREE_N, FREE_SUM, FREE_SQ, NULL_FAILED, N_NULL) = range(40)
+N_ST = 40
 # the float state fs[...]
 TOL, TAU, GAP, REQ_COEF, GAMMA, COEF0, EXPONENT = range(7)
 N_FS = 7
@@ -101,7 +102,7 @@ _in_up, _in_low = _core._in_up, _core._in_low
 
 
 def new_state(n, tol, tau, max_iter, shrinking, kind, kernel=-1, gamma=0.0, coef0=0.0,
-              degree=0) -> tuple[np.ndarray, np.ndarray]:
+              degree=0, null_steps=False) -> tuple[np.ndarray, np.ndarray]:
     """The integer and float state arrays of a fresh run."""
     st = np.zeros(N_ST, dtype=np.int64)
     fs = np.zeros(N_FS)
@@ -114,6 +115,7 @@ def new_state(n, tol, tau, max_iter, shrinking, kind, kernel=-1, gamma=0.0, coef
     st[KIND] = kind
     st[PHASE] = P_TOP
     st[KERNEL], st[DEGREE] = kernel, degree
+    st[NULL_STEPS] = bool(null_steps)
     # NumPy's own BLAS functions (svmtext._blas; 0: numba's np.dot, SciPy's BLAS)
     st[NP_GEMM], st[NP_GEMV], st[NP_DOT] = numpy_blas()
     fs[TOL], fs[TAU], fs[GAMMA], fs[COEF0] = tol, tau, gamma, coef0
@@ -417,6 +419,32 @@ def _offsets(g, y, status, movable, up, low, g_up, na):
         g_up[k] = g[k] + up[k]
 
 
+NULL_INTERVAL = 1000     # selections between two looks for a flat face
+
+
+@jit
+def _flat_face(st, active, status, na):
+    """Whether to ask Python for a null-space step (:mod:`svmtext.smo._null`): checked
+    every :data:`NULL_INTERVAL` selections, true when the set of free multipliers is the one
+    of the last check (no multiplier reached or left a bound in between) and no step
+    was found on it already."""
+    if st[N_SELECT] == 0 or st[N_SELECT] % NULL_INTERVAL != 0 or st[NULL_AT] == st[N_SELECT]:
+        return False
+    st[NULL_AT] = st[N_SELECT]
+    count = total = squares = 0
+    for t in range(na):
+        if status[t] == _core.FREE:
+            k = active[t]
+            count += 1
+            total += k
+            squares += k * k
+    same = count == st[FREE_N] and total == st[FREE_SUM] and squares == st[FREE_SQ]
+    if not same:
+        st[NULL_FAILED] = 0
+    st[FREE_N], st[FREE_SUM], st[FREE_SQ] = count, total, squares
+    return same and not st[NULL_FAILED]
+
+
 @jit
 def _shrink_out(g, y, status, na, m, M, keep):
     """LIBSVM's shrinking rule: the positions kept (written to ``keep``) and their number."""
@@ -636,6 +664,8 @@ def run(st, fs, g, alpha, status, y, d, Cv, active, inactive, keep,
             if st[N_SELECT] >= st[MAXIT]:
                 _write_back(active, na, n, g, alpha, status, g_f, alpha_f, status_f)
                 return MAX_ITER
+            if st[NULL_STEPS] and _flat_face(st, active, status, na):
+                return NULL_STEP
             phase = P_SELECT
             if st[SHRINKING]:
                 st[COUNTER] -= 1

@@ -45,6 +45,7 @@ from . import _core
 from . import _loop as L
 from ._cache import ColumnCache, get_stored, store_column
 from ._columns import GramColumns, as_column_provider, finishing_loop, loop_blocks_are_numpys
+from ._null import null_step
 from ._wss import WSS2, PlattHeuristics, extreme_violators, make_rule
 
 __all__ = ["SMOResult", "smo_solve", "solve_checked", "bias_from_gradient"]
@@ -76,6 +77,8 @@ class SMOResult:
     n_kernel_evals : int
         Kernel values computed (cache misses, gradient set-up and reconstruction).
     converged : bool
+    n_null_steps : int
+        Null-space steps made (``null_steps=True``; :mod:`svmtext.smo._null`).
     gradient : (n,) array
         :math:`-y_kG_k = y_kp_k - \sum_j \alpha_j y_j K_{kj}` at ``alpha``
         (:math:`y_k - \dots` for the default :math:`p = \mathbf 1`).
@@ -101,6 +104,7 @@ class SMOResult:
     cache_misses: int = 0
     n_shrink: int = 0
     n_unshrink: int = 0
+    n_null_steps: int = 0
     gradient: np.ndarray | None = field(default=None, repr=False)
     history: dict | None = field(default=None, repr=False)
 
@@ -160,7 +164,7 @@ class _SMO:
                 self.gbar -= Kb[:, at_C] @ (C[cols][at_C] * y[cols][at_C])
         self.active = everyone
         self._bind_full()
-        self.n_shrink = self.n_unshrink = 0
+        self.n_shrink = self.n_unshrink = self.n_null_steps = 0
         self.unshrunk = False
         # W(alpha), followed step by step (exact on the full problem while shrunk)
         self.W = -self.objective() if len(S) else 0.0
@@ -295,9 +299,10 @@ class _SMO:
         return float(-0.5 * np.sum(self.alpha * (self.p + self.y * self.g)))
 
     # -- the loops ---------------------------------------------------------------
-    def run_compiled(self, max_iter, shrinking):
+    def run_compiled(self, max_iter, shrinking, null_steps=False):
         """WSS2 in the compiled loop (:mod:`svmtext.smo._loop`): the same pairs and
-        arithmetic as :meth:`run`; Python only serves the loop's requests."""
+        arithmetic as :meth:`run` (without ``null_steps``); Python only serves the
+        loop's requests, and makes the null-space steps (:mod:`svmtext.smo._null`)."""
         n, cache, provider = self.n, self.cache, self.provider
         kind, kernel = (1, -1) if type(provider) is GramColumns else (0, -1)
         source = getattr(provider, "compiled_source", None)
@@ -306,7 +311,7 @@ class _SMO:
         st, fs = L.new_state(n, self.tol, self.tau, max_iter, shrinking, kind, kernel,
                              float(getattr(provider, "gamma", 0.0) or 0.0),
                              float(getattr(provider, "coef0", 0.0) or 0.0),
-                             int(getattr(provider, "degree", 0) or 0))
+                             int(getattr(provider, "degree", 0) or 0), null_steps)
         if kind in (5, 6):            # the loop calls NumPy's exp or power, where it can
             st[L.FINISH_LOOP], st[L.FINISH_DATA] = finishing_loop(provider.kernel,
                                                                   provider.degree)
@@ -377,6 +382,15 @@ class _SMO:
                     src_i = provider.inactive_source(rows)
                     st[L.INACTIVE_READY] = 1
                     args = arguments()
+            elif code == L.NULL_STEP:         # a flat face (svmtext.smo._null)
+                na = int(st[L.NA])
+                moved = null_step(*bufs[:4], bufs[5], active, na, provider.block)
+                if moved is None:
+                    st[L.NULL_FAILED] = 1
+                else:
+                    st[L.N_NULL] += 1
+                    for c, coef in moved:
+                        self.gbar -= coef * provider.block(np.arange(n), [c])[:, 0]
             elif code == L.SHRUNK:
                 src_i = None
                 read_active()
@@ -399,6 +413,7 @@ class _SMO:
         self.provider.n_kernel_evals += int(st[L.EVALS])
         self.n_shrink = int(st[L.N_SHRINK])
         self.n_unshrink += int(st[L.N_RECONSTRUCT])
+        self.n_null_steps = int(st[L.N_NULL])
         return int(st[L.N_ITER]), int(st[L.N_SELECT]), bool(st[L.CONVERGED]), None
 
     def run(self, max_iter, shrinking, history):
@@ -525,7 +540,7 @@ def _check_box(C, n):
 
 def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
               selection="wss2", cache_size=200.0, shrinking=True, tau=1e-12,
-              history=False, random_state=0, p=None) -> SMOResult:
+              history=False, random_state=0, p=None, null_steps=False) -> SMOResult:
     r"""Solve the SVM dual by sequential minimal optimisation.
 
     .. math::
@@ -586,6 +601,12 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         Then ``gradient`` is :math:`y_kp_k - \sum_j\alpha_jy_jK_{kj}`,
         ``objective`` :math:`\tfrac12\alpha^\top Q\alpha - p^\top\alpha` and ``b``
         the mean of ``gradient`` over the free variables (or the midpoint rule).
+    null_steps : bool, default False
+        Where the free multipliers have stayed the same for ``min(n, 1000)``
+        selections and their face of the box is flat (a singular :math:`Q_{FF}`),
+        move along the flat direction to the next bound in one step
+        (:mod:`svmtext.smo._null`, book :ref:`sec-smo-null-steps`; not LIBSVM's).
+        Only with ``selection='wss2'`` and ``history=False`` (the compiled loop).
 
     Returns
     -------
@@ -605,14 +626,17 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
             raise ValueError(f"p must be a finite array of length {len(y)}; "
                              f"got shape {p.shape}")
     rule = make_rule(selection, random_state)
+    if null_steps not in (False, True):
+        raise TypeError(f"null_steps must be True or False; got {null_steps!r}")
     if not (max_iter is None or isinstance(max_iter, (int, np.integer)) and max_iter >= 0):
         raise ValueError(f"max_iter must be a non-negative integer; got {max_iter!r}")
     return solve_checked(provider, y, C, alpha, tol, max_iter, rule, cache_size, shrinking,
-                         tau=tau, history=history, p=p, stacklevel=3)
+                         tau=tau, history=history, p=p, null_steps=bool(null_steps),
+                         stacklevel=3)
 
 
 def solve_checked(provider, y, C, alpha, tol, max_iter, rule, cache_size=200.0,
-                  shrinking=True, *, tau=1e-12, history=False, p=None,
+                  shrinking=True, *, tau=1e-12, history=False, p=None, null_steps=False,
                   stacklevel=2) -> SMOResult:
     """:func:`smo_solve` on arguments it has checked already (a column provider, labels
     of both classes, a checked box and ``tol``, a feasible ``alpha``, a rule of
@@ -620,6 +644,10 @@ def solve_checked(provider, y, C, alpha, tol, max_iter, rule, cache_size=200.0,
     (:class:`~svmtext.smo.SMOSVC`), whose checks are made once for all of them."""
     if isinstance(rule, PlattHeuristics):
         shrinking = False
+    compiled = isinstance(rule, WSS2) and not history
+    if null_steps and not compiled:
+        raise ValueError("null_steps=True needs selection='wss2' and history=False (the "
+                         f"compiled loop); got selection={rule.name!r}, history={history!r}")
     if max_iter is None:
         max_iter = max(10_000_000, 100 * len(y))
     evals0 = provider.n_kernel_evals
@@ -628,8 +656,9 @@ def solve_checked(provider, y, C, alpha, tol, max_iter, rule, cache_size=200.0,
     # the provider asks for them (KernelColumns(n_threads=...), SMOSVC(n_jobs=...))
     with _column_threads(*column_threads_of(provider)):
         solver = _SMO(provider, y, C, alpha, tol, tau, cache_size, rule, p)
-        if isinstance(rule, WSS2) and not history:
-            n_iter, n_select, converged, hist = solver.run_compiled(max_iter, shrinking)
+        if compiled:
+            n_iter, n_select, converged, hist = solver.run_compiled(max_iter, shrinking,
+                                                                    null_steps)
         else:
             n_iter, n_select, converged, hist = solver.run(max_iter, shrinking, history)
     if not converged:
@@ -645,4 +674,5 @@ def solve_checked(provider, y, C, alpha, tol, max_iter, rule, cache_size=200.0,
         n_kernel_evals=int(provider.n_kernel_evals - evals0), converged=converged,
         selection=rule.name, tol=tol, C=C, cache_hits=solver.cache.hits,
         cache_misses=solver.cache.misses, n_shrink=solver.n_shrink,
-        n_unshrink=solver.n_unshrink, gradient=g, history=hist)
+        n_unshrink=solver.n_unshrink, n_null_steps=solver.n_null_steps, gradient=g,
+        history=hist)

@@ -1,0 +1,109 @@
+r"""The null-space step: SMO's way out of a flat face (book: :ref:`sec-smo-null-steps`).
+
+On a face of the box where the free multipliers :math:`F` have a singular matrix
+:math:`Q_{FF}` (a linear kernel with fewer features than free multipliers, duplicated
+points), the dual objective can fall *linearly* along a direction :math:`v` with
+
+.. math::
+
+    Q_{FF} v = 0, \qquad y_F^\top v = 0 .
+
+Along :math:`v` the gradient :math:`G = Q\alpha - p` does not change (:math:`Q_{kF}v = 0`
+for every row :math:`k`, since :math:`v^\top Q_{FF} v = \|\sum_f v_f y_f\phi(x_f)\|^2 = 0`),
+so the violating pairs stay the same while the objective falls by a fixed amount per
+unit step; SMO's two-variable steps, each of which stops at its pair's own optimum,
+crawl along such a direction in many small steps until a multiplier reaches its bound.
+The null-space step goes there at once: with :math:`u = y_F \circ v` (so that
+:math:`Q_{FF}v = 0 \Leftrightarrow S_{FF}u = 0` for the stored values
+:math:`S_{kl} = y_ky_lQ_{kl}`, the kernel for the SVM, and :math:`\mathbf 1^\top u = 0`),
+
+.. math::
+
+    u = \text{the right singular vector of }
+        \begin{pmatrix} S_{FF} \\ \mathbf 1^\top \end{pmatrix}
+        \text{ of the smallest singular value } \sigma_{\min}
+        \quad(\text{taken when } \sigma_{\min} \le 10^{-8}\,\sigma_{\max}),
+
+signed so that the slope :math:`G_F^\top v = -g_F^\top u` is negative
+(:math:`g = -y\circ G`), and the step length is the exact line search of the quadratic
+on the box,
+
+.. math::
+
+    t = \min\Bigl(t_{\max},\ \frac{g_F^\top u}{u^\top S_{FF}u}\Bigr)
+    \ (t = t_{\max} \text{ when } u^\top S_{FF} u \le 0),
+    \qquad t_{\max} = \max\{t : 0 \le \alpha_F + t\,v \le C_F\},
+
+the multiplier that stops it landing exactly on its bound. The objective does not
+increase (up to rounding), the equality constraint holds, and the gradient is brought
+up to date with the columns of :math:`F`: :math:`g \mathrel{-}= S_{:,F}\,\Delta u`.
+(This step is the book's addition to LIBSVM's algorithm, not LIBSVM's.)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..kkt import FREE, LOWER, UPPER
+
+__all__ = ["null_step", "MAX_FREE", "RTOL"]
+
+MAX_FREE = 64       # faces with more free multipliers are left to SMO
+RTOL = 1e-8         # sigma_min / sigma_max below which the face is taken as flat
+
+
+def null_step(g, alpha, status, y, Cv, rows, na, block) -> list | None:
+    r"""One null-space step on the free multipliers among the first ``na`` positions.
+
+    Parameters
+    ----------
+    g, alpha, status, y, Cv : arrays over positions
+        :math:`-y_kG_k`, the multipliers, their status, labels and upper bounds
+        (the active buffers of :func:`svmtext.smo.smo_solve`); ``g``, ``alpha`` and
+        ``status`` are updated in place.
+    rows : int array
+        The global index of each position (for ``block``).
+    na : int
+    block : callable
+        ``block(rows, cols)``: the stored values :math:`S` (the kernel for the SVM).
+
+    Returns
+    -------
+    list of (int, float) or None
+        None when there is no flat direction of descent (nothing moved); else, for
+        each multiplier that reached its upper bound, its global index and the
+        coefficient :math:`c = C_ky_k` of :math:`\bar g \mathrel{-}= c\,S_{:,k}` (the
+        update of LIBSVM's :math:`\bar G`, as the two-variable step makes it).
+    """
+    F = np.flatnonzero(status[:na] == FREE)
+    if not 2 <= len(F) <= MAX_FREE:
+        return None
+    S = block(rows[F], rows[F])
+    _, s, Vt = np.linalg.svd(np.vstack([S, np.ones(len(F))]))
+    if not s[-1] <= RTOL * s[0]:
+        return None
+    u = Vt[-1] - Vt[-1].mean()
+    slope = -(g[F] @ u)
+    if slope > 0:
+        u, slope = -u, -slope
+    if not slope < 0:
+        return None
+    v = y[F] * u
+    a, C = alpha[F], Cv[F]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        room = np.where(v > 0, (C - a) / v, np.where(v < 0, a / -v, np.inf))
+    k = int(np.argmin(room))
+    t_max, curv = room[k], u @ S @ u
+    t = t_max if not curv > 0 else min(t_max, -slope / curv)
+    if not 0 < t < np.inf:
+        return None
+    new = np.clip(a + t * v, 0.0, C)
+    if t == t_max:
+        new[k] = C[k] if v[k] > 0 else 0.0
+    new_status = np.where(new >= C, UPPER, np.where(new <= 0, LOWER, FREE)).astype(status.dtype)
+    new = np.where(new_status == UPPER, C, np.where(new_status == LOWER, 0.0, new))
+    du = y[F] * (new - a)
+    g[:na] -= block(rows[:na], rows[F]) @ du
+    # the free multipliers that reach C (none leaves it: all were free)
+    changed = [(int(rows[f]), Cv[f] * y[f]) for f in F[new_status == UPPER]]
+    alpha[F], status[F] = new, new_status
+    return changed
