@@ -1,11 +1,12 @@
 r"""SMOSVC against LIBSVM and oneDAL: every speed target printed as a measured ratio.
 
 Usage: ``python benchmarks/targets.py [--quick] [--threads T] [--only a,b,c,d]
-[--compiled-columns] [--dtype-c float32] [--null-steps]`` (``--compiled-columns``: dense
+[--compiled-columns] [--dtype-c float32] [--no-null-steps]`` (``--compiled-columns``: dense
 data's kernel columns computed in the compiled loop, :class:`~svmtext.smo.KernelColumns`
 ``compiled_columns``; ``--dtype-c``: SMOSVC's column precision in (c), float64 unless
 given -- float32 is the precision in which LIBSVM stores its kernel values, ``Qfloat``;
-``--null-steps``: SMOSVC with ``null_steps=True`` in (c), :mod:`svmtext.smo._null`)
+``--no-null-steps``: SMOSVC with ``null_steps=False`` in (c), LIBSVM's algorithm
+without the null-space steps of :mod:`svmtext.smo._null`)
 (``make bench`` installs ``requirements-bench.txt`` first; without oneDAL its columns
 read "n/a").
 
@@ -219,7 +220,7 @@ def target_b(quick):
 
 
 DTYPE_C = "float64"     # SMOSVC's column precision in (c) (--dtype-c)
-NULL_STEPS = False      # SMOSVC's null-space steps in (c) (--null-steps)
+NULL_STEPS = True       # SMOSVC's null-space steps in (c) (off: --no-null-steps)
 
 
 def target_c(quick):
@@ -269,14 +270,14 @@ def main(argv=None):
                     help="dense data: kernel columns computed in the compiled loop")
     ap.add_argument("--dtype-c", default="float64", choices=["float64", "float32"],
                     help="SMOSVC's column precision in (c) (float32: LIBSVM's Qfloat)")
-    ap.add_argument("--null-steps", action="store_true",
-                    help="SMOSVC with null_steps=True in (c)")
+    ap.add_argument("--no-null-steps", action="store_true",
+                    help="SMOSVC with null_steps=False in (c) (LIBSVM's algorithm)")
     args = ap.parse_args(argv)
     if args.compiled_columns:
         from svmtext.smo import KernelColumns
         KernelColumns.compiled_default = True
     global CLOCK, DTYPE_C, NULL_STEPS
-    DTYPE_C, NULL_STEPS = args.dtype_c, args.null_steps
+    DTYPE_C, NULL_STEPS = args.dtype_c, not args.no_null_steps
     if args.threads == 1:           # one thread: its CPU time (no wait for a core counted)
         CLOCK = time.process_time
     if daal4py is not None:

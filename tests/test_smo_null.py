@@ -115,15 +115,16 @@ def test_null_steps_need_the_compiled_loop():
         smo_solve(K, y, 1.0, history=True, null_steps=True)
     with pytest.raises(TypeError, match="null_steps must be True or False"):
         smo_solve(K, y, 1.0, null_steps="yes")
-    with pytest.raises(ValueError, match="null_steps=True needs"):
-        SMOSVC(selection="platt", null_steps=True).fit(np.arange(8.0)[:, None],
-                                                         np.arange(8) % 3)
+    # the estimator makes them with WSS2 only (its default), the other rules without
+    X8, y8 = np.arange(8.0)[:, None], np.arange(8) % 3
+    for rule in ("platt", "mvp"):
+        assert not SMOSVC(selection=rule).fit(X8, y8).fit_info_["n_null_steps"].any()
 
 
-def test_smosvc_reports_its_null_steps():
+def test_smosvc_makes_null_steps_by_default():
     X, y, kernel, params, C, _ = _problem(54)
-    clf = SMOSVC(C=C, kernel=kernel, null_steps=True, **params).fit(X, y)
+    clf = SMOSVC(C=C, kernel=kernel, **params).fit(X, y)
     assert clf.fit_info_["n_null_steps"] > 0
-    ref = SMOSVC(C=C, kernel=kernel, **params).fit(X, y)
-    assert ref.fit_info_["n_null_steps"] == 0
+    ref = SMOSVC(C=C, kernel=kernel, null_steps=False, **params).fit(X, y)
+    assert ref.fit_info_["n_null_steps"] == 0 and ref.n_iter_ > 10 * clf.n_iter_
     assert np.mean(clf.predict(X) == ref.predict(X)) >= 0.95

@@ -90,9 +90,12 @@ class SMOSVC(BaseSVC):
         Maximal number of selections (``None``: :math:`\\max(10^7, 100n)`).
     dtype : {'float64', 'float32'}, default='float64'
         Precision of the kernel columns (LIBSVM uses float32 for :math:`Q`).
-    null_steps : bool, default=False
-        Null-space steps on flat faces (:mod:`svmtext.smo._null`, book:
-        :ref:`sec-smo-null-steps`; not LIBSVM's); ``selection='wss2'`` only.
+    null_steps : bool, default=True
+        Null-space steps on flat faces of the box (:mod:`svmtext.smo._null`, book:
+        :ref:`sec-smo-null-steps`; not LIBSVM's): where the free multipliers stay the
+        same and their :math:`Q_{FF}` is singular, the solver moves along the flat
+        direction to the next bound in one step. With ``selection='wss2'`` only (the
+        other rules are fitted with it off). ``False``: LIBSVM's algorithm.
     class_weight : dict, 'balanced' or None, default=None
         Per-class box constants :math:`0 \\le \\alpha_i \\le C w_{y_i}` (LIBSVM ``-wi``);
         ``'balanced'``: :math:`w_c = n / (k n_c)` for :math:`k` classes (book:
@@ -174,7 +177,7 @@ class SMOSVC(BaseSVC):
 
     def __init__(self, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3,
                  selection="wss2", shrinking=True, cache_size=200.0, max_iter=None,
-                 dtype="float64", null_steps=False, class_weight=None, probability=False,
+                 dtype="float64", null_steps=True, class_weight=None, probability=False,
                  random_state=None, n_jobs=None, decision_function_shape="ovr"):
         super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma, coef0=coef0)
         self.tol = tol
@@ -227,10 +230,14 @@ class SMOSVC(BaseSVC):
                              dtype=np.dtype(self.dtype), n_threads=column_threads(self.n_jobs),
                              check_input=False)              # (X checked by fit)
 
+    def _null_steps(self) -> bool:
+        """``null_steps``, for the WSS2 rule (the only one they are made with)."""
+        return bool(self.null_steps) and self.selection == "wss2"
+
     def _smo(self, provider, y, box):
         return smo_solve(provider, y, box, tol=self.tol, max_iter=self.max_iter,
                          selection=self.selection, cache_size=self.cache_size,
-                         shrinking=self.shrinking, null_steps=self.null_steps)
+                         shrinking=self.shrinking, null_steps=self._null_steps())
 
     def fit(self, X, y) -> Self:
         """Fit by SMO on kernel columns computed on demand (or on the Gram matrix ``X``
@@ -284,7 +291,7 @@ class SMOSVC(BaseSVC):
                                     np.zeros(len(rows)), tol, self.max_iter,
                                     make_rule(self.selection, 0),
                                     self.cache_size, self.shrinking,
-                                    null_steps=self.null_steps, stacklevel=4)
+                                    null_steps=self._null_steps(), stacklevel=4)
                 solutions.append((rows, res.alpha))
                 b.append(res.b)
                 sv = res.alpha > 0                      # K(alpha y) on the pair's points: y - g

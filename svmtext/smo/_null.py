@@ -30,9 +30,9 @@ on the box,
 
 .. math::
 
-    t = \min\Bigl(t_{\max},\ \frac{g_F^\top u}{u^\top S_{FF}u}\Bigr)
-    \ (t = t_{\max} \text{ when } u^\top S_{FF} u \le 0),
-    \qquad t_{\max} = \max\{t : 0 \le \alpha_F + t\,v \le C_F\},
+    \eta = \min\Bigl(\eta_{\max},\ \frac{g_F^\top u}{u^\top S_{FF}u}\Bigr)
+    \ (\eta = \eta_{\max} \text{ when } u^\top S_{FF} u \le 0),
+    \qquad \eta_{\max} = \max\{\eta : 0 \le \alpha_F + \eta\,v \le C_F\},
 
 the multiplier that stops it landing exactly on its bound. The objective does not
 increase (up to rounding), the equality constraint holds, and the gradient is brought
@@ -92,12 +92,12 @@ def null_step(g, alpha, status, y, Cv, rows, na, block) -> list | None:
     with np.errstate(divide="ignore", invalid="ignore"):
         room = np.where(v > 0, (C - a) / v, np.where(v < 0, a / -v, np.inf))
     k = int(np.argmin(room))
-    t_max, curv = room[k], u @ S @ u
-    t = t_max if not curv > 0 else min(t_max, -slope / curv)
-    if not 0 < t < np.inf:
+    eta_max, curv = room[k], u @ S @ u
+    eta = eta_max if not curv > 0 else min(eta_max, -slope / curv)
+    if not 0 < eta < np.inf:
         return None
-    new = np.clip(a + t * v, 0.0, C)
-    if t == t_max:
+    new = np.clip(a + eta * v, 0.0, C)
+    if eta == eta_max:
         new[k] = C[k] if v[k] > 0 else 0.0
     new_status = np.where(new >= C, UPPER, np.where(new <= 0, LOWER, FREE)).astype(status.dtype)
     new = np.where(new_status == UPPER, C, np.where(new_status == LOWER, 0.0, new))
