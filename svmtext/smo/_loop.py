@@ -39,7 +39,10 @@ The function returns to Python only for what it cannot do itself:
 * after shrinking, so that the column provider keeps only the active rows
   (:data:`SHRUNK`) -- except on dense data with NumPy's columns (kinds 4 to 6), whose
   rows the loop keeps itself (``st[ROWS_BY_LOOP]``, :func:`_keep_rows`); Python reads
-  the new active set at the next return (``st[SYNC]``).
+  the new active set at the next return (``st[SYNC]``);
+* with ``null_steps``, a null-space step (:data:`NULL_STEP`,
+  :func:`svmtext.smo._null.null_step`) where the free multipliers have stayed the same
+  for :data:`NULL_INTERVAL` selections (:func:`_flat_face`).
 
 Python serves the request and calls the loop again; the loop resumes where it stopped
 (the phase of the iteration is kept in the integer state ``st``). Variables are held
