@@ -428,9 +428,10 @@ NULL_INTERVAL = 1000     # selections between two looks for a flat face
 @jit
 def _flat_face(st, active, status, na):
     """Whether to ask Python for a null-space step (:mod:`svmtext.smo._null`): checked
-    every :data:`NULL_INTERVAL` selections, true when the set of free multipliers is the one
-    of the last check (no multiplier reached or left a bound in between) and no step
-    was found on it already."""
+    every :data:`NULL_INTERVAL` selections, true when the free multipliers are those of
+    the last check and no step was found on them already. The sets are compared by
+    their size and the sum and sum of squares of their indices: a set that is not the
+    same but matches only costs a look that finds no step or a valid one."""
     if st[N_SELECT] == 0 or st[N_SELECT] % NULL_INTERVAL != 0 or st[NULL_AT] == st[N_SELECT]:
         return False
     st[NULL_AT] = st[N_SELECT]

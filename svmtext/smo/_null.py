@@ -9,7 +9,7 @@ points), the dual objective can fall *linearly* along a direction :math:`v` with
     Q_{FF} v = 0, \qquad y_F^\top v = 0 .
 
 Along :math:`v` the gradient :math:`G = Q\alpha - p` does not change (:math:`Q_{kF}v = 0`
-for every row :math:`k`, since :math:`v^\top Q_{FF} v = \|\sum_f v_f y_f\phi(x_f)\|^2 = 0`),
+for every row :math:`k`, since :math:`v^\top Q_{FF} v = \|\sum_l v_l y_l\phi(x_l)\|^2 = 0`),
 so the violating pairs stay the same while the objective falls by a fixed amount per
 unit step; SMO's two-variable steps, each of which stops at its pair's own optimum,
 crawl along such a direction in many small steps until a multiplier reaches its bound.
@@ -37,7 +37,9 @@ on the box,
 the multiplier that stops it landing exactly on its bound. The objective does not
 increase (up to rounding), the equality constraint holds, and the gradient is brought
 up to date with the columns of :math:`F`: :math:`g \mathrel{-}= S_{:,F}\,\Delta u`.
-(This step is the book's addition to LIBSVM's algorithm, not LIBSVM's.)
+(The device of active-set methods for quadratic programmes, a step along a direction
+of zero curvature to the nearest bound, added to SMO; LIBSVM does not make it.) In
+the book's notation :math:`F = I_0`, :math:`v = \mathbf d` and :math:`u = \mathbf s`.
 """
 from __future__ import annotations
 
@@ -104,6 +106,6 @@ def null_step(g, alpha, status, y, Cv, rows, na, block) -> list | None:
     du = y[F] * (new - a)
     g[:na] -= block(rows[:na], rows[F]) @ du
     # the free multipliers that reach C (none leaves it: all were free)
-    changed = [(int(rows[f]), Cv[f] * y[f]) for f in F[new_status == UPPER]]
+    changed = [(int(rows[k]), Cv[k] * y[k]) for k in F[new_status == UPPER]]
     alpha[F], status[F] = new, new_status
     return changed

@@ -602,8 +602,8 @@ def smo_solve(K_or_provider, y, C, *, alpha0=None, tol=1e-3, max_iter=None,
         ``objective`` :math:`\tfrac12\alpha^\top Q\alpha - p^\top\alpha` and ``b``
         the mean of ``gradient`` over the free variables (or the midpoint rule).
     null_steps : bool, default False
-        Where the free multipliers have stayed the same for ``min(n, 1000)``
-        selections and their face of the box is flat (a singular :math:`Q_{FF}`),
+        Where the free multipliers (2 to 64 of them) are the same as 1,000 selections
+        before and their face of the box is flat (a singular :math:`Q_{FF}`),
         move along the flat direction to the next bound in one step
         (:mod:`svmtext.smo._null`, book :ref:`sec-smo-null-steps`; not LIBSVM's).
         Only with ``selection='wss2'`` and ``history=False`` (the compiled loop).
