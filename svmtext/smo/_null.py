@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kkt import FREE, LOWER, UPPER
+from ..kkt import FREE, UPPER, alpha_status
 
 __all__ = ["null_step", "MAX_FREE", "RTOL"]
 
@@ -101,8 +101,7 @@ def null_step(g, alpha, status, y, Cv, rows, na, block) -> list | None:
     new = np.clip(a + eta * v, 0.0, C)
     if eta == eta_max:
         new[k] = C[k] if v[k] > 0 else 0.0
-    new_status = np.where(new >= C, UPPER, np.where(new <= 0, LOWER, FREE)).astype(status.dtype)
-    new = np.where(new_status == UPPER, C, np.where(new_status == LOWER, 0.0, new))
+    new_status = alpha_status(new, C, 0.0)        # (clipped: exactly 0 or C at a bound)
     du = y[F] * (new - a)
     g[:na] -= block(rows[:na], rows[F]) @ du
     # the free multipliers that reach C (none leaves it: all were free)
